@@ -1,0 +1,256 @@
+"""Cards, rows and set hands, and the notation that writes them (RULES.md 1).
+
+A card is written rank then suit: ``Ah``, ``td``, ``10c``, ``K♠``.  A set hand
+is three rows separated by ``/`` (or ``|``): ``3 / 5 / 5`` cards is front,
+middle, back and ``5 / 5 / 3`` is back, middle, front.
+
+>>> parse_card("10h")
+Card(rank=Rank.TEN, suit=Suit.HEARTS)
+>>> str(parse_hand("Ah Ad Ac 7s 7d / 9h 9c 5d 5s 2c / ks kd 4c"))
+'Ks Kd 4c / 9h 9c 5d 5s 2c / Ah Ad Ac 7s 7d'
+"""
+
+from __future__ import annotations
+
+import enum
+import re
+from dataclasses import dataclass, field
+
+from cpscore.errors import CardError
+
+ROW_NAMES = ("front", "middle", "back")
+ROW_SIZES = (3, 5, 5)
+
+
+class Rank(enum.Enum):
+    """A card rank; the value is its notation.  Ranks order 2 < ... < A."""
+
+    TWO = "2"
+    THREE = "3"
+    FOUR = "4"
+    FIVE = "5"
+    SIX = "6"
+    SEVEN = "7"
+    EIGHT = "8"
+    NINE = "9"
+    TEN = "T"
+    JACK = "J"
+    QUEEN = "Q"
+    KING = "K"
+    ACE = "A"
+
+    @property
+    def number(self) -> int:
+        """2 for a deuce up to 14 for an ace.
+
+        >>> Rank.ACE.number, Rank.TEN.number
+        (14, 10)
+        """
+        return _RANK_NUMBER[self]
+
+    def __lt__(self, other: Rank) -> bool:
+        if not isinstance(other, Rank):
+            return NotImplemented
+        return _RANK_NUMBER[self] < _RANK_NUMBER[other]
+
+    def __repr__(self) -> str:
+        return f"Rank.{self.name}"
+
+
+class Suit(enum.Enum):
+    """A card suit; the value is its notation.  Suits never break ties; they
+    order clubs < diamonds < hearts < spades only so that sorting is stable."""
+
+    CLUBS = "c"
+    DIAMONDS = "d"
+    HEARTS = "h"
+    SPADES = "s"
+
+    @property
+    def red(self) -> bool:
+        """True for hearts and diamonds."""
+        return self is Suit.HEARTS or self is Suit.DIAMONDS
+
+    def __lt__(self, other: Suit) -> bool:
+        if not isinstance(other, Suit):
+            return NotImplemented
+        return _SUIT_INDEX[self] < _SUIT_INDEX[other]
+
+    def __repr__(self) -> str:
+        return f"Suit.{self.name}"
+
+
+_RANK_NUMBER = {rank: number for number, rank in enumerate(Rank, start=2)}
+_SUIT_INDEX = {suit: index for index, suit in enumerate(Suit)}
+
+
+@dataclass(frozen=True, order=True, slots=True)
+class Card:
+    """One of the 52 cards.  ``code`` (0-51, rank-major) is what the evaluator
+    reads; cards compare by rank, then suit.
+
+    >>> parse_card("Ah") > parse_card("Kh"), str(parse_card("t♠"))
+    (True, 'Ts')
+    """
+
+    rank: Rank
+    suit: Suit
+    code: int = field(compare=False, repr=False, default=-1)
+
+    def __str__(self) -> str:
+        return self.rank.value + self.suit.value
+
+
+#: The 52 cards, indexed by their code: ``CARDS[card.code] is card``.
+CARDS: tuple[Card, ...] = tuple(
+    Card(rank, suit, (rank.number - 2) * 4 + _SUIT_INDEX[suit]) for rank in Rank for suit in Suit
+)
+
+_RANK_SPELLINGS = {rank: [rank.value, rank.value.lower()] for rank in Rank}
+_RANK_SPELLINGS[Rank.TEN].append("10")
+_SUIT_SPELLINGS = {
+    Suit.SPADES: "sS♠♤",
+    Suit.HEARTS: "hH♥♡",
+    Suit.DIAMONDS: "dD♦♢",
+    Suit.CLUBS: "cC♣♧",
+}
+#: Every accepted spelling of every card (about 200 entries).
+_TOKENS: dict[str, Card] = {
+    r + s: card
+    for card in CARDS
+    for r in _RANK_SPELLINGS[card.rank]
+    for s in _SUIT_SPELLINGS[card.suit]
+}
+_CARD_PATTERN = "(?:10|[2-9TJQKA])[SHDC♠♥♦♣♤♡♢♧]"
+_RUN_OF_CARDS = re.compile(f"(?:{_CARD_PATTERN})+", re.IGNORECASE)
+_ONE_CARD = re.compile(_CARD_PATTERN, re.IGNORECASE)
+
+CARD_HELP = "a card is a rank (2-9, T or 10, J, Q, K, A) then a suit (s, h, d, c or ♠ ♥ ♦ ♣)"
+
+
+def _count(number: int) -> str:
+    return f"{number} card" if number == 1 else f"{number} cards"
+
+
+def _where(player: str | None, row: str | None = None) -> str:
+    parts = [part for part in (player, row) if part]
+    return ", ".join(parts) + ": " if parts else ""
+
+
+def parse_card(token: str) -> Card:
+    """Read one card token (case-insensitive; ``10`` or ``T``; letters or symbols)."""
+    card = _TOKENS.get(token)
+    if card is None:
+        raise CardError(f"unknown card {token!r}: {CARD_HELP}")
+    return card
+
+
+def parse_cards(text: str, player: str | None = None, row: str | None = None) -> list[Card]:
+    """Read cards separated by spaces or commas, or written together (``AhKhQh``).
+
+    >>> [str(c) for c in parse_cards("AhKh,10c 2S")]
+    ['Ah', 'Kh', 'Tc', '2s']
+    """
+    cards: list[Card] = []
+    for chunk in text.replace(",", " ").split():
+        card = _TOKENS.get(chunk)
+        if card is not None:
+            cards.append(card)
+        elif _RUN_OF_CARDS.fullmatch(chunk):
+            cards.extend(_TOKENS[token] for token in _ONE_CARD.findall(chunk))
+        else:
+            bad = _first_bad_token(chunk)
+            raise CardError(f"{_where(player, row)}unknown card {bad!r}: {CARD_HELP}")
+    return cards
+
+
+def _first_bad_token(chunk: str) -> str:
+    """The part of a chunk where reading cards fails, for the error message."""
+    position = 0
+    while match := _ONE_CARD.match(chunk, position):
+        position = match.end()
+    rest = chunk[position:]
+    return rest[:3] if len(rest) > 3 and position else rest
+
+
+@dataclass(frozen=True, slots=True)
+class Hand:
+    """A set hand: a 3-card front, a 5-card middle and a 5-card back.  Cards
+    keep the order they were written in."""
+
+    front: tuple[Card, ...]
+    middle: tuple[Card, ...]
+    back: tuple[Card, ...]
+
+    @property
+    def rows(self) -> tuple[tuple[Card, ...], tuple[Card, ...], tuple[Card, ...]]:
+        """The rows in the order front, middle, back."""
+        return (self.front, self.middle, self.back)
+
+    def cards(self) -> tuple[Card, ...]:
+        """All 13 cards, front first."""
+        return self.front + self.middle + self.back
+
+    def __str__(self) -> str:
+        return " / ".join(" ".join(map(str, row)) for row in self.rows)
+
+
+def parse_hand(text: str, player: str | None = None) -> Hand:
+    """Read a set hand, ``front / middle / back`` or ``back / middle / front``.
+
+    Errors name the player (when given), the row and the token.  Thirteen
+    cards with no ``/`` are an unset hand, which cannot be scored as rows.
+    """
+    parts = text.replace("|", "/").split("/")
+    where = _where(player)
+    if len(parts) == 1:
+        cards = parse_cards(text, player)
+        if len(cards) == 13:
+            raise CardError(
+                f"{where}13 cards without rows: set the hand as front / middle / back "
+                "(3 / 5 / 5 cards, rows separated by '/')"
+            )
+        raise CardError(
+            f"{where}{_count(len(cards))} and no rows: a hand is 13 cards written "
+            "front / middle / back (3 / 5 / 5 cards, rows separated by '/')"
+        )
+    if len(parts) != 3:
+        raise CardError(
+            f"{where}{len(parts)} rows: a hand has 3 rows, front / middle / back, separated by '/'"
+        )
+    try:
+        parsed = [parse_cards(part) for part in parts]
+    except CardError:
+        # Read again, naming the rows by the order the row sizes suggest.
+        sizes = [
+            max(len(_ONE_CARD.findall(part)), len(part.replace(",", " ").split()))
+            for part in parts
+        ]
+        for name, part in zip(_row_order(sizes[0], sizes[2]), parts):
+            parse_cards(part, player, name)
+        raise  # pragma: no cover - the loop above raises
+    rows = dict(zip(_row_order(len(parsed[0]), len(parsed[2])), map(tuple, parsed)))
+    for name, size in zip(ROW_NAMES, ROW_SIZES):
+        if len(rows[name]) != size:
+            raise CardError(
+                f"{_where(player, name)}{_count(len(rows[name]))}, the {name} has {size} "
+                "(a hand is 3 / 5 / 5 cards front / middle / back, or 5 / 5 / 3 back first)"
+            )
+    hand = Hand(rows["front"], rows["middle"], rows["back"])
+    _check_no_repeats(hand, player)
+    return hand
+
+
+def _row_order(first: int, last: int) -> tuple[str, str, str]:
+    """The 3-card row tells the order: ``5 / 5 / 3`` is written back first."""
+    return ("back", "middle", "front") if last == 3 and first != 3 else ROW_NAMES
+
+
+def _check_no_repeats(hand: Hand, player: str | None) -> None:
+    seen: dict[Card, str] = {}
+    for name, row in zip(ROW_NAMES, hand.rows):
+        for card in row:
+            if card in seen:
+                places = name if seen[card] == name else f"{seen[card]} and {name}"
+                raise CardError(f"{_where(player)}{card} appears twice ({places})")
+            seen[card] = name

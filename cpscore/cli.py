@@ -1,0 +1,242 @@
+"""The ``cpscore`` command.  The only module that imports click.
+
+Library errors (:class:`cpscore.errors.CpscoreError`) become click errors
+here: ``BadParameter`` for one bad option value, :class:`InputError` for a
+problem across the inputs; both exit with code 2 and print one ``Error:``
+line on stderr.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+
+import click
+
+from cpscore import __version__
+
+
+class InputError(click.ClickException):
+    """The input cannot be scored as given (exit code 2, like a usage error)."""
+
+    exit_code = 2
+
+
+FORMATS = ("table", "json", "csv")
+
+
+def _rules_option(function):
+    return click.option(
+        "--rules",
+        "rules",
+        default="2-4",
+        show_default=True,
+        metavar="NAME",
+        callback=_load_rules,
+        help="Rule set: 2-4, 1-6, ofc, ofc-western or pineapple.",
+    )(function)
+
+
+def _style_option(function):
+    return click.option(
+        "--style",
+        default="simple",
+        show_default=True,
+        metavar="STYLE",
+        help="Table style, any tabulate format: simple, grid, github, rounded_outline, plain, ...",
+    )(function)
+
+
+def _load_rules(ctx: click.Context, param: click.Parameter, value: str):
+    from cpscore.errors import RulesError
+    from cpscore.rules import get_rules
+
+    try:
+        return get_rules(value)
+    except RulesError as error:
+        raise click.BadParameter(str(error), ctx, param) from None
+
+
+def _parse_amount(text: str, what: str):
+    from decimal import Decimal, InvalidOperation
+
+    try:
+        amount = Decimal(text.strip())
+    except InvalidOperation:
+        amount = None
+    if amount is None or not amount.is_finite():
+        raise click.BadParameter(f"{what} {text!r} is not a number: write an amount such as 10 or 0.5")
+    if amount < 0:
+        raise click.BadParameter(f"{what} {text!r} is negative: a stake is an amount of money per unit, 0 or more")
+    return amount
+
+
+def _load_stake(ctx: click.Context, param: click.Parameter, value: str | None):
+    if value is None:
+        return None
+    return _parse_amount(value, "stake")
+
+
+def _load_pair_stakes(ctx: click.Context, param: click.Parameter, values: tuple[str, ...]):
+    stakes = {}
+    for value in values:
+        pair, equals, amount = value.partition("=")
+        a, colon, b = pair.partition(":")
+        a, b = a.strip(), b.strip()
+        if not (equals and colon and a and b):
+            raise click.BadParameter(f"{value!r} is not A:B=AMOUNT (for example Amy:Bob=100)")
+        if a == b:
+            raise click.BadParameter(f"{value!r} names {a!r} twice: a pair stake is between two players")
+        key = frozenset((a, b))
+        if key in stakes:
+            raise click.BadParameter(f"the pair {a}:{b} is given twice ({b}:{a} is the same pair)")
+        stakes[key] = _parse_amount(amount, f"stake for {a}:{b}")
+    return stakes
+
+
+def _colour(fmt: str) -> bool:
+    """Colour only for a table on a terminal, and never when NO_COLOR is set."""
+    return fmt == "table" and not os.environ.get("NO_COLOR") and sys.stdout.isatty()
+
+
+def _check_style(style: str) -> None:
+    from cpscore.formatting import table_styles
+
+    styles = table_styles()
+    if style not in styles:
+        raise click.BadParameter(f"{style!r} is not a table style: choose one of {', '.join(styles)}", param_hint="'--style'")
+
+
+def _read_source(source: str, used_stdin: list[bool]) -> str:
+    """The text of a deal file, or of stdin for ``-``."""
+    if source == "-":
+        if used_stdin:
+            raise InputError("'-' (stdin) is given twice")
+        used_stdin.append(True)
+        return click.get_text_stream("stdin").read()
+    try:
+        with open(source, encoding="utf-8") as file:
+            return file.read()
+    except FileNotFoundError:
+        raise InputError(
+            f"cannot read deal file {source!r}: no such file (a hand on the command line is NAME=HAND)"
+        ) from None
+    except UnicodeDecodeError:
+        raise InputError(f"cannot read deal file {source!r}: it is not UTF-8 text") from None
+    except OSError as error:
+        raise InputError(f"cannot read deal file {source!r}: {error.strerror or error}") from None
+
+
+@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+@click.version_option(__version__, "--version", "-V", prog_name="cpscore")
+def main() -> None:
+    """Score Chinese poker and open-face Chinese poker deals: who owes whom,
+    each against each, under the table's rule set."""
+
+
+@main.command()
+@click.argument("inputs", nargs=-1, metavar="[NAME=HAND | FILE | -]...")
+@_rules_option
+@click.option("--stake", callback=_load_stake, metavar="AMOUNT", help="Money per unit for every pair (default 1).")
+@click.option(
+    "--pair-stake",
+    "pair_stakes",
+    multiple=True,
+    callback=_load_pair_stakes,
+    metavar="A:B=AMOUNT",
+    help="Money per unit for one pair, overriding --stake (repeatable).",
+)
+@click.option("--format", "fmt", type=click.Choice(FORMATS), default="table", show_default=True, help="Output format.")
+@_style_option
+def score(inputs, rules, stake, pair_stakes, fmt, style) -> None:
+    """Settle one deal: every player against every other.
+
+    Each input is a hand written NAME=HAND (an argument with '='), a deal file
+    with one 'NAME: HAND' per line ('#' starts a comment), or '-' for a deal
+    file on stdin.  A hand is front / middle / back, for example
+
+        cpscore score "Amy=Ks Kd 4c / 9h 9c 5d 5s 2c / Ah Ad Ac 7s 7d" \\
+                      "Bob=Qs Jd 3c / Th Tc 8d 8s 3d / Kh Qh Jh 8h 2h"
+    """
+    from decimal import Decimal
+
+    from cpscore.deal import build_deal, entries_from_text, entry_from_argument
+    from cpscore.errors import CpscoreError
+    from cpscore.scoring import settle
+
+    if fmt == "table":
+        _check_style(style)
+    if not inputs:
+        raise InputError("no hands: give NAME=HAND arguments, a deal file, or - to read a deal from stdin")
+    try:
+        entries = []
+        used_stdin: list[bool] = []
+        for item in inputs:
+            if "=" in item:
+                entries.append(entry_from_argument(item))
+            else:
+                source = "stdin" if item == "-" else item
+                entries.extend(entries_from_text(_read_source(item, used_stdin), source))
+        deal = build_deal(entries, rules)
+    except CpscoreError as error:
+        raise InputError(str(error)) from None
+    names = deal.names()
+    for pair in pair_stakes:
+        unknown = sorted(name for name in pair if name not in names)
+        if unknown:
+            raise InputError(
+                f"--pair-stake names {unknown[0]!r}, who is not in the deal (players: {', '.join(names)})"
+            )
+    result = settle(deal, rules, stake if stake is not None else Decimal(1), pair_stakes)
+    from cpscore import formatting
+
+    if fmt == "json":
+        text = formatting.render_json(formatting.settlement_data(result))
+    elif fmt == "csv":
+        text = formatting.render_csv(result)
+    else:
+        text = formatting.render_table(
+            result,
+            style,
+            colour=_colour(fmt),
+            show_money=stake is not None or bool(pair_stakes),
+            pair_stakes_given=bool(pair_stakes),
+        )
+    click.echo(text, nl=False)
+
+
+@main.command()
+@click.argument("hand", nargs=-1, required=True, metavar="HAND")
+@_rules_option
+@click.option(
+    "--format", "fmt", type=click.Choice(("table", "json")), default="table", show_default=True, help="Output format."
+)
+@_style_option
+def check(hand, rules, fmt, style) -> None:
+    """Check one set hand: each row's category, foul or legal, royalties.
+
+    HAND is front / middle / back (quote it, or give the cards as separate
+    words), or '-' to read it from stdin:
+
+        cpscore check --rules ofc "Qs Qd 5c / 9h 9c 4d 4s 2c / As Ks Qh Jd Tc"
+    """
+    from cpscore.cards import parse_hand
+    from cpscore.errors import CpscoreError
+    from cpscore.scoring import assess
+
+    text = " ".join(hand)
+    if text.strip() == "-":
+        text = click.get_text_stream("stdin").read()
+    if fmt == "table":
+        _check_style(style)
+    try:
+        assessment = assess(parse_hand(text), rules)
+    except CpscoreError as error:
+        raise InputError(str(error)) from None
+    from cpscore import formatting
+
+    if fmt == "json":
+        data = {"rules": rules.id, **formatting.assessment_data(assessment)}
+        click.echo(formatting.render_json(data), nl=False)
+    else:
+        click.echo(formatting.render_check(assessment, rules, style, colour=_colour(fmt)), nl=False)

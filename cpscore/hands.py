@@ -1,0 +1,187 @@
+"""Row evaluation, row names and the foul check (RULES.md 2 and 3).
+
+A row's value is an ``int``; greater is stronger and equal values tie.  Front
+(three-card) and five-card values share one scale, so ``front > middle`` is
+exactly the foul test of RULES.md 2.  Values come from lookup tables shipped
+in ``cpscore._tables`` (built by ``cpscore.tablegen``); nothing is computed
+at import time.
+
+>>> from cpscore.cards import parse_cards
+>>> value = evaluate_row(parse_cards("Ah Ad Ac 7s 7d"))
+>>> category(value), describe(value)
+('full-house', 'aces full of sevens')
+>>> describe(evaluate_row(parse_cards("Ks Kd 4c")))
+'pair of kings'
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from cpscore._tables import FIVE as _FIVE
+from cpscore._tables import FLUSH as _FLUSH
+from cpscore._tables import THREE as _THREE
+from cpscore.cards import Card
+
+#: Category ids, indexed by the category number in a value.
+CATEGORIES = (
+    "high-card",
+    "pair",
+    "two-pair",
+    "trips",
+    "straight",
+    "flush",
+    "full-house",
+    "quads",
+    "straight-flush",
+)
+#: Every id :func:`category` can return, weakest first.
+CATEGORY_IDS = CATEGORIES + ("royal-flush",)
+_CATEGORY_SHIFT = 20
+_STRAIGHT_FLUSH = 8
+
+# One prime per rank and one suit bit per card, indexed by card code.
+_PRIMES = (2, 3, 5, 7, 11, 13, 17, 19, 23, 29, 31, 37, 41)
+PRIME = [_PRIMES[code >> 2] for code in range(52)]
+SUIT_BIT = [1 << (code & 3) for code in range(52)]
+
+
+def evaluate5(codes: Sequence[int]) -> int:
+    """The value of a five-card row given as five card codes."""
+    a, b, c, d, e = codes
+    key = PRIME[a] * PRIME[b] * PRIME[c] * PRIME[d] * PRIME[e]
+    if SUIT_BIT[a] & SUIT_BIT[b] & SUIT_BIT[c] & SUIT_BIT[d] & SUIT_BIT[e]:
+        return _FLUSH[key]
+    return _FIVE[key]
+
+
+def evaluate3(codes: Sequence[int]) -> int:
+    """The value of a three-card row given as three card codes."""
+    a, b, c = codes
+    return _THREE[PRIME[a] * PRIME[b] * PRIME[c]]
+
+
+def evaluate_row(cards: Sequence[Card]) -> int:
+    """The value of a row of three or five cards."""
+    codes = [card.code for card in cards]
+    if len(codes) == 3:
+        return evaluate3(codes)
+    if len(codes) == 5:
+        return evaluate5(codes)
+    raise ValueError(f"a row has 3 or 5 cards, not {len(codes)}")
+
+
+def category(value: int) -> str:
+    """The category id of a value; an ace-high straight flush is ``royal-flush``.
+
+    >>> from cpscore.cards import parse_cards
+    >>> category(evaluate_row(parse_cards("As Ks Qs Js Ts")))
+    'royal-flush'
+    """
+    number = value >> _CATEGORY_SHIFT
+    if number == _STRAIGHT_FLUSH and digits(value)[0] == 14:
+        return "royal-flush"
+    return CATEGORIES[number]
+
+
+def digits(value: int) -> list[int]:
+    """The rank digits of a value (biggest group first), without padding.
+
+    >>> from cpscore.cards import parse_cards
+    >>> digits(evaluate_row(parse_cards("9h 9c 5d 5s 2c")))
+    [9, 5, 2]
+    """
+    found = [(value >> shift) & 15 for shift in (16, 12, 8, 4, 0)]
+    while found and found[-1] == 0:
+        found.pop()
+    return found
+
+
+_NAMES = {
+    2: ("two", "twos"),
+    3: ("three", "threes"),
+    4: ("four", "fours"),
+    5: ("five", "fives"),
+    6: ("six", "sixes"),
+    7: ("seven", "sevens"),
+    8: ("eight", "eights"),
+    9: ("nine", "nines"),
+    10: ("ten", "tens"),
+    11: ("jack", "jacks"),
+    12: ("queen", "queens"),
+    13: ("king", "kings"),
+    14: ("ace", "aces"),
+}
+_LETTER = {number: letter for number, letter in zip(range(2, 15), "23456789TJQKA")}
+
+
+def rank_letters(value: int) -> str:
+    """The ranks of a value as letters, biggest group first: ``K-K-4``, ``5-4-3-2-A``.
+
+    >>> from cpscore.cards import parse_cards
+    >>> rank_letters(evaluate_row(parse_cards("Ah Ad Ac 7s 7d")))
+    'A-A-A-7-7'
+    """
+    number = value >> _CATEGORY_SHIFT
+    ranks = digits(value)
+    if number in (4, 8):  # a straight's one digit is its top card; the wheel's is 5
+        return "-".join(_LETTER[top if top > 1 else 14] for top in range(ranks[0], ranks[0] - 5, -1))
+    sizes = _GROUP_SIZES.get(number, (1,) * len(ranks))
+    return "-".join(_LETTER[rank] for rank, size in zip(ranks, sizes) for _ in range(size))
+
+
+# Group sizes by category; high cards and flushes are all ones.
+_GROUP_SIZES = {1: (2, 1, 1, 1), 2: (2, 2, 1), 3: (3, 1, 1), 6: (3, 2), 7: (4, 1)}
+
+
+def describe(value: int) -> str:
+    """A player's name for a row value: 'pair of kings', 'ten-high straight'."""
+    number = value >> _CATEGORY_SHIFT
+    ranks = digits(value)
+    one, many = _NAMES[ranks[0]]
+    if number == 0:
+        return f"{one} high"
+    if number == 1:
+        return f"pair of {many}"
+    if number == 2:
+        return f"two pair, {many} and {_NAMES[ranks[1]][1]}"
+    if number == 3:
+        return f"three {many}"
+    if number == 4:
+        return f"{one}-high straight"
+    if number == 5:
+        return f"{one}-high flush"
+    if number == 6:
+        return f"{many} full of {_NAMES[ranks[1]][1]}"
+    if number == 7:
+        return f"four {many}"
+    return "royal flush" if ranks[0] == 14 else f"{one}-high straight flush"
+
+
+@dataclass(frozen=True, slots=True)
+class Foul:
+    """Why a hand is fouled: the ``stronger`` row beats the ``weaker`` row
+    that should be at least as strong."""
+
+    stronger: str
+    weaker: str
+    stronger_value: int
+    weaker_value: int
+
+    @property
+    def reason(self) -> str:
+        """'front pair of queens (Q-Q-3) beats middle jack high (J-T-8-6-3)'."""
+        return (
+            f"{self.stronger} {describe(self.stronger_value)} ({rank_letters(self.stronger_value)}) "
+            f"beats {self.weaker} {describe(self.weaker_value)} ({rank_letters(self.weaker_value)})"
+        )
+
+
+def find_foul(front: int, middle: int, back: int) -> Foul | None:
+    """The first rule a setting breaks (middle over back, then front over middle)."""
+    if middle > back:
+        return Foul("middle", "back", middle, back)
+    if front > middle:
+        return Foul("front", "middle", front, middle)
+    return None

@@ -1,0 +1,92 @@
+"""Properties every settlement has, under every preset (hypothesis)."""
+
+from decimal import Decimal
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from cpscore.cards import CARDS, Hand
+from cpscore.deal import Deal, Seat
+from cpscore.hands import evaluate_row
+from cpscore.rules import PRESETS
+from cpscore.scoring import settle
+
+NAMES = ("Amy", "Bob", "Cy", "Dee")
+
+
+def _hand(cards, tidy):
+    front, middle, back = tuple(cards[:3]), tuple(cards[3:8]), tuple(cards[8:])
+    if tidy and evaluate_row(middle) > evaluate_row(back):
+        middle, back = back, middle  # fewer fouls, so more rows are compared
+    return Hand(front, middle, back)
+
+
+@st.composite
+def deals(draw):
+    rules = PRESETS[draw(st.sampled_from(sorted(PRESETS)))]
+    players = draw(st.integers(2, rules.max_players))
+    order = draw(st.permutations(range(52)))
+    seats = []
+    for seat in range(players):
+        cards = [CARDS[code] for code in order[13 * seat : 13 * seat + 13]]
+        seats.append(Seat(NAMES[seat], _hand(cards, draw(st.booleans()))))
+    stake = Decimal(draw(st.integers(0, 1000))) / 10
+    pair_stakes = {}
+    for i in range(players):
+        for j in range(i + 1, players):
+            if draw(st.booleans()):
+                pair_stakes[frozenset((NAMES[i], NAMES[j]))] = Decimal(draw(st.integers(0, 500))) / 4
+    return Deal(tuple(seats)), rules, stake, pair_stakes
+
+
+def by_name(result):
+    return {player.name: (player.units, player.amount) for player in result.players}
+
+
+@settings(max_examples=300)
+@given(deals())
+def test_every_deal_is_zero_sum(case):
+    deal, rules, stake, pair_stakes = case
+    result = settle(deal, rules, stake, pair_stakes)
+    assert sum(player.units for player in result.players) == 0
+    assert sum(player.amount for player in result.players) == 0
+    for player in result.players:
+        won = sum(pair.units for pair in result.pairs if pair.a == player.name)
+        lost = sum(pair.units for pair in result.pairs if pair.b == player.name)
+        assert player.units == won - lost
+
+
+@settings(max_examples=300)
+@given(deals())
+def test_pair_is_antisymmetric(case):
+    deal, rules, stake, pair_stakes = case
+    forward = {(p.a, p.b): p for p in settle(deal, rules, stake, pair_stakes).pairs}
+    reverse = settle(Deal(deal.seats[::-1]), rules, stake, pair_stakes).pairs
+    for pair in reverse:
+        mirror = forward[pair.b, pair.a]
+        assert pair.units == -mirror.units
+        assert pair.amount == -mirror.amount
+        assert pair.rows == tuple(-row for row in mirror.rows)
+
+
+@settings(max_examples=200)
+@given(deals(), st.permutations(range(4)))
+def test_relabelling_suits_changes_nothing(case, suits):
+    deal, rules, stake, pair_stakes = case
+
+    def relabel(row):
+        return tuple(CARDS[card.code - (card.code & 3) + suits[card.code & 3]] for card in row)
+
+    relabelled = Deal(tuple(Seat(s.name, Hand(*map(relabel, s.hand.rows))) for s in deal.seats))
+    assert by_name(settle(relabelled, rules, stake, pair_stakes)) == by_name(settle(deal, rules, stake, pair_stakes))
+
+
+@settings(max_examples=200)
+@given(deals(), st.randoms(use_true_random=False))
+def test_seat_order_changes_nothing(case, random):
+    deal, rules, stake, pair_stakes = case
+    seats = list(deal.seats)
+    random.shuffle(seats)
+    assert by_name(settle(Deal(tuple(seats)), rules, stake, pair_stakes)) == by_name(
+        settle(deal, rules, stake, pair_stakes)
+    )

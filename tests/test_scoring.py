@@ -1,0 +1,197 @@
+"""Settlement (RULES.md 3-6): the worked deals, each method, royalties, stakes."""
+
+from decimal import Decimal
+
+import pytest
+from conftest import worked_deals
+
+from cpscore.deal import Entry, build_deal
+from cpscore.errors import CardError, RulesError
+from cpscore.rules import PRESETS, get_rules
+from cpscore.scoring import method_bonus, settle
+
+#: The worked deals that need no naturals, no surrender and no taiwanese rules.
+SUPPORTED = {
+    "two-of-three-2-4",
+    "two-of-three-1-6",
+    "ofc-scoop-with-royalties",
+    "three-players-ofc",
+    "three-players-2-4",
+    "ofc-foul-pays-royalties",
+    "ofc-tied-row-spoils-scoop",
+}
+#: Cases that need issue 3 (naturals, surrender, the taiwanese preset).
+LATER = {
+    "foul-and-surrender-2-4",
+    "foul-and-surrender-1-6",
+    "home-run-taiwanese",
+    "dragon-2-4",
+    "naturals-meet-1-6",
+    "naturals-meet-taiwanese",
+}
+CASES = worked_deals()
+
+
+def deal_of(hands, rules=None):
+    return build_deal([Entry(name, text, "") for name, text in hands.items()], rules)
+
+
+def units(result):
+    return {player.name: player.units for player in result.players}
+
+
+def test_every_worked_deal_is_accounted_for():
+    assert {case["id"] for case in CASES} == SUPPORTED | LATER
+
+
+@pytest.mark.parametrize("case", [c for c in CASES if c["id"] in SUPPORTED], ids=lambda case: case["id"])
+def test_worked_deal(case):
+    rules = get_rules(case["rules"])
+    result = settle(deal_of(case["hands"], rules), rules)
+    assert units(result) == {name: Decimal(value) for name, value in case["units"].items()}
+
+
+def test_unset_hands_are_not_scored_yet():
+    case = next(c for c in CASES if c["id"] == "dragon-2-4")
+    with pytest.raises(CardError, match="Amy: 13 cards without rows: set the hand"):
+        deal_of(case["hands"])
+
+
+def test_taiwanese_is_not_a_preset_yet():
+    with pytest.raises(RulesError, match="unknown rule set 'taiwanese'"):
+        get_rules("taiwanese")
+
+
+AMY = "Ks Kd 4c / 9h 9c 5d 5s 2c / Ah Ad Ac 7s 7d"
+BOB = "Qs Jd 3c / Th Tc 8d 8s 3d / Kh Qh Jh 8h 2h"
+FOULED = "Qs Qc 3c / Jh Tc 8d 6s 3d / Kh Qh Jd 8h 2h"
+
+
+@pytest.mark.parametrize(
+    ("method", "rows", "bonus"),
+    [
+        ("2-4", (1, -1, 1), 1),
+        ("2-4", (1, 1, 1), 1),
+        ("2-4", (-1, -1, -1), -1),
+        ("2-4", (1, 0, 0), 0),
+        ("2-4", (1, 1, 0), 1),
+        ("2-4", (1, 0, -1), 0),
+        ("2-4", (0, 0, 0), 0),
+        ("1-6", (1, 1, 1), 3),
+        ("1-6", (-1, -1, -1), -3),
+        ("1-6", (1, 1, 0), 0),
+        ("1-6", (1, -1, 1), 0),
+        ("rows", (1, 1, 1), 0),
+    ],
+)
+def test_method_bonus(method, rows, bonus):
+    assert method_bonus(method, rows) == bonus
+
+
+@pytest.mark.parametrize(
+    ("rules", "expected"),
+    # In OFC, Amy also collects her royalties: front KK 8, back full house 6.
+    [("2-4", 4), ("1-6", 6), ("ofc", 6 + 8 + 6), ("ofc-western", 6 + 8 + 6)],
+)
+def test_a_fouled_hand_loses_every_row(rules, expected):
+    result = settle(deal_of({"Amy": AMY, "Bob": FOULED}), get_rules(rules))
+    pair = result.pairs[0]
+    assert pair.rows == (1, 1, 1)
+    assert pair.units == expected
+    assert result.players[1].assessment.royalty_total == 0
+
+
+def test_two_fouled_hands_settle_at_zero():
+    other_foul = "Ah Ad 2d / 2c 2s 5d 4c 9h / Ks Kc 9s 7c 4h"
+    result = settle(deal_of({"Bob": FOULED, "Cy": other_foul}), get_rules("ofc"))
+    assert result.pairs[0].rows == (0, 0, 0)
+    assert result.pairs[0].units == 0
+
+
+def test_pair_stakes_override_the_stake():
+    hands = {"Amy": AMY, "Bob": BOB, "Cy": "As 6d 2s / 6c 6h 4d 4s 3s / Js Ts 9s 8c 7c"}
+    stakes = {frozenset(("Bob", "Amy")): Decimal(100)}
+    result = settle(deal_of(hands), get_rules("2-4"), Decimal(10), stakes)
+    by_pair = {(pair.a, pair.b): pair for pair in result.pairs}
+    assert by_pair["Amy", "Bob"].stake == 100
+    assert by_pair["Amy", "Bob"].amount == by_pair["Amy", "Bob"].units * 100
+    assert by_pair["Amy", "Cy"].stake == 10
+    assert sum(player.amount for player in result.players) == 0
+    amy = result.players[0]
+    assert amy.amount == by_pair["Amy", "Bob"].amount + by_pair["Amy", "Cy"].amount
+
+
+def test_decimal_stakes_are_exact():
+    result = settle(deal_of({"Amy": AMY, "Bob": BOB}), get_rules("2-4"), Decimal("0.1"))
+    assert result.players[0].amount == Decimal("0.2")
+    assert str(result.players[1].amount) == "-0.2"
+
+
+@pytest.mark.parametrize(
+    ("row", "hand", "expected"),
+    [
+        ("front", "6s 6d 2c / 9h 9c 5d 5s 2s / Ah Ad Ac 7s 7d", 1),
+        ("front", "As Ah 2c / Kh Kc Qd Qs 2s / Ad Ac 3c 3s 3d", 9),
+        ("front", "5s 5d 2c / 9h 9c 6d 6s 2s / Ah Ad Ac 7s 7d", 0),
+        ("front", "2s 2d 2c / 9h 9c 9d 6s 6h / Ah Ad Ac 7s 7d", 10),
+        ("front", "As Ad Ac / 2h 3h 4h 5h 6h / 9s Ts Js Qs Ks", 22),
+        ("middle", "2s 3d 4c / 9h 9c 9d 6s 2h / Ah Ad Ac 7s 7d", 2),
+        ("middle", "2s 3d 4c / 9h Tc Jd Qs Kh / Ah Ad Ac 7s 7d", 4),
+        ("middle", "2s 3d 4c / 9h Th Jh Qh 2h / Ah Ad Ac 7s 7d", 8),
+        ("middle", "2s 3d 4c / 9h 9c 9d 6s 6h / Ah Ad Ac 7s 7d", 12),
+        ("middle", "2s 3d 4c / 9h 9c 9d 9s 6h / Ah Ad Ac As 7d", 20),
+        ("middle", "2s 3d 4c / 9h Th Jh Qh Kh / As Ks Qs Js Ts", 30),
+        ("middle", "2s 3d 4c / Ah Th Jh Qh Kh / Ad Ac As Kd Ks", 0),  # fouled: royal under a full house
+        ("back", "2s 3d 4c / Th 8c 6d 5s 3h / Ah Kd Qc Js Td", 2),
+        ("back", "2s 3d 4c / Th 8c 6d 5s 3h / Ah Kh Qh Jh 9h", 4),
+        ("back", "2s 3d 4c / Th 8c 6d 5s 3h / Ah Ad Ac 7s 7d", 6),
+        ("back", "2s 3d 4c / Th 8c 6d 5s 3h / Ah Ad Ac As 7d", 10),
+        ("back", "2s 3d 4c / Th 8c 6d 5s 3h / 9s Ts Js Qs Ks", 15),
+        ("back", "2s 3d 4c / Th 8c 6d 5s 3h / As Ks Qs Js Ts", 25),
+    ],
+)
+def test_ofc_royalty_table(row, hand, expected):
+    from cpscore.cards import parse_hand
+    from cpscore.scoring import assess
+
+    assessment = assess(parse_hand(hand), get_rules("ofc"))
+    assert {r.name: r.royalty for r in assessment.rows}[row] == expected
+
+
+@pytest.mark.parametrize(
+    ("row", "hand", "ofc", "western"),
+    [
+        ("back", "2s 3d 4c / Th 8c 6d 5s 3h / Ah Ad Ac As 7d", 10, 8),
+        ("back", "2s 3d 4c / Th 8c 6d 5s 3h / 9s Ts Js Qs Ks", 15, 10),
+        ("back", "2s 3d 4c / Th 8c 6d 5s 3h / As Ks Qs Js Ts", 25, 15),
+        ("middle", "2s 3d 4c / 9h 9c 9d 9s 6h / Ah Ad Ac As 7d", 20, 16),
+        ("middle", "2s 3d 4c / 9h Th Jh Qh Kh / As Ks Qs Js Ts", 30, 20),
+        ("middle", "2s 3d 4c / Ah Kh Qh Jh Th / 9s Ts Js Qs Ks", 50, 30),  # fouled
+    ],
+)
+def test_western_table_differs(row, hand, ofc, western):
+    from cpscore.cards import parse_hand
+    from cpscore.scoring import assess
+
+    for rules, expected in (("ofc", ofc), ("ofc-western", western)):
+        assessment = assess(parse_hand(hand), get_rules(rules))
+        royalty = {r.name: r.royalty for r in assessment.rows}[row]
+        assert royalty == (0 if assessment.foul else expected)
+
+
+def test_royal_flush_falls_back_to_straight_flush_entry():
+    from cpscore.rules import RoyaltyTable
+
+    table = RoyaltyTable(back={"straight-flush": 5})
+    assert table.lookup("back", "royal-flush") == 5
+
+
+def test_presets_are_validated_records():
+    assert set(PRESETS) == {"2-4", "1-6", "ofc", "ofc-western", "pineapple"}
+    assert get_rules("pineapple").max_players == 3
+    with pytest.raises(RulesError, match="method"):
+        type(get_rules("2-4"))(id="x", summary="", method="3-9")
+    with pytest.raises(RulesError, match="royalties.back"):
+        from cpscore.rules import RoyaltyTable
+
+        RoyaltyTable(back={"quads": -1})
