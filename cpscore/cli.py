@@ -58,14 +58,12 @@ def _load_rules(ctx: click.Context, param: click.Parameter, value: str):
 
 
 def _parse_amount(text: str, what: str):
-    from decimal import Decimal, InvalidOperation
+    from cpscore.amounts import exact
 
     try:
-        amount = Decimal(text.strip())
-    except InvalidOperation:
-        amount = None
-    if amount is None or not amount.is_finite():
-        raise click.BadParameter(f"{what} {text!r} is not a number: write an amount such as 10 or 0.5")
+        amount = exact(text)
+    except ValueError:
+        raise click.BadParameter(f"{what} {text!r} is not a number: write an amount such as 10 or 0.5") from None
     if amount < 0:
         raise click.BadParameter(f"{what} {text!r} is negative: a stake is an amount of money per unit, 0 or more")
     return amount
@@ -107,13 +105,21 @@ def _check_style(style: str) -> None:
         raise click.BadParameter(f"{style!r} is not a table style: choose one of {', '.join(styles)}", param_hint="'--style'")
 
 
+def _read_stdin() -> str:
+    try:
+        with click.open_file("-", encoding="utf-8") as stream:
+            return stream.read()
+    except UnicodeDecodeError:
+        raise InputError("cannot read stdin: it is not UTF-8 text") from None
+
+
 def _read_source(source: str, used_stdin: list[bool]) -> str:
     """The text of a deal file, or of stdin for ``-``."""
     if source == "-":
         if used_stdin:
             raise InputError("'-' (stdin) is given twice")
         used_stdin.append(True)
-        return click.get_text_stream("stdin").read()
+        return _read_stdin()
     try:
         with open(source, encoding="utf-8") as file:
             return file.read()
@@ -127,14 +133,51 @@ def _read_source(source: str, used_stdin: list[bool]) -> str:
         raise InputError(f"cannot read deal file {source!r}: {error.strerror or error}") from None
 
 
-@click.group(context_settings={"help_option_names": ["-h", "--help"]})
-@click.version_option(__version__, "--version", "-V", prog_name="cpscore")
+# click's own --help and --version options look up a translation of their help
+# text (gettext, which imports locale) every time a command runs: 2-3 ms of
+# start-up.  These two do the same without it.
+def _show_help(ctx: click.Context, param: click.Parameter, value: bool) -> None:
+    if value and not ctx.resilient_parsing:
+        click.echo(ctx.get_help(), color=ctx.color)
+        ctx.exit()
+
+
+def _help_option(function):
+    return click.option(
+        "-h",
+        "--help",
+        is_flag=True,
+        expose_value=False,
+        is_eager=True,
+        callback=_show_help,
+        help="Show this message and exit.",
+    )(function)
+
+
+def _print_version(ctx: click.Context, param: click.Parameter, value: bool) -> None:
+    if value and not ctx.resilient_parsing:
+        click.echo(f"cpscore, version {__version__}")
+        ctx.exit()
+
+
+@click.group(add_help_option=False)
+@_help_option
+@click.option(
+    "--version",
+    "-V",
+    is_flag=True,
+    expose_value=False,
+    is_eager=True,
+    callback=_print_version,
+    help="Show the version and exit.",
+)
 def main() -> None:
     """Score Chinese poker and open-face Chinese poker deals: who owes whom,
     each against each, under the table's rule set."""
 
 
-@main.command()
+@main.command(add_help_option=False)
+@_help_option
 @click.argument("inputs", nargs=-1, metavar="[NAME=HAND | FILE | -]...")
 @_rules_option
 @click.option("--stake", callback=_load_stake, metavar="AMOUNT", help="Money per unit for every pair (default 1).")
@@ -158,8 +201,6 @@ def score(inputs, rules, stake, pair_stakes, fmt, style) -> None:
         cpscore score "Amy=Ks Kd 4c / 9h 9c 5d 5s 2c / Ah Ad Ac 7s 7d" \\
                       "Bob=Qs Jd 3c / Th Tc 8d 8s 3d / Kh Qh Jh 8h 2h"
     """
-    from decimal import Decimal
-
     from cpscore.deal import build_deal, entries_from_text, entry_from_argument
     from cpscore.errors import CpscoreError
     from cpscore.scoring import settle
@@ -187,7 +228,7 @@ def score(inputs, rules, stake, pair_stakes, fmt, style) -> None:
             raise InputError(
                 f"--pair-stake names {unknown[0]!r}, who is not in the deal (players: {', '.join(names)})"
             )
-    result = settle(deal, rules, stake if stake is not None else Decimal(1), pair_stakes)
+    result = settle(deal, rules, 1 if stake is None else stake, pair_stakes)
     from cpscore import formatting
 
     if fmt == "json":
@@ -205,7 +246,8 @@ def score(inputs, rules, stake, pair_stakes, fmt, style) -> None:
     click.echo(text, nl=False)
 
 
-@main.command()
+@main.command(add_help_option=False)
+@_help_option
 @click.argument("hand", nargs=-1, required=True, metavar="HAND")
 @_rules_option
 @click.option(
@@ -226,7 +268,7 @@ def check(hand, rules, fmt, style) -> None:
 
     text = " ".join(hand)
     if text.strip() == "-":
-        text = click.get_text_stream("stdin").read()
+        text = _read_stdin()
     if fmt == "table":
         _check_style(style)
     try:

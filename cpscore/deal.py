@@ -14,7 +14,7 @@ the player.
 from __future__ import annotations
 
 from collections.abc import Iterable
-from dataclasses import dataclass
+from collections import namedtuple
 
 from cpscore.cards import ROW_NAMES, Card, Hand, parse_hand
 from cpscore.errors import CardError, DealError
@@ -24,27 +24,27 @@ FORBIDDEN_IN_NAMES = "=:/#|"
 MIN_PLAYERS = 2
 
 
-@dataclass(frozen=True, slots=True)
-class Entry:
+class Entry(namedtuple("Entry", "name text where")):
     """One unparsed ``name, hand`` pair and where it was written."""
 
+    __slots__ = ()
     name: str
     text: str
     where: str  # "deal.txt, line 3", or "" for a command-line argument
 
 
-@dataclass(frozen=True, slots=True)
-class Seat:
+class Seat(namedtuple("Seat", "name hand")):
     """A player and the hand they set."""
 
+    __slots__ = ()
     name: str
     hand: Hand
 
 
-@dataclass(frozen=True, slots=True)
-class Deal:
+class Deal(namedtuple("Deal", "seats")):
     """One hand per player, in seat order, no card dealt twice."""
 
+    __slots__ = ()
     seats: tuple[Seat, ...]
 
     def names(self) -> list[str]:

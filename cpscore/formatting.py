@@ -3,18 +3,15 @@
 Every view reads the same :class:`~cpscore.scoring.Settlement`; none of them
 computes a score.  tabulate is imported only when a table is drawn.
 
->>> from decimal import Decimal
->>> number(Decimal("2.50")), number(Decimal("1E+2")), signed(Decimal("-0"))
-('2.5', '100', '0')
+Amounts are written by :func:`cpscore.amounts.text`: ``2.5``, ``100``, ``-3``.
 """
 
 from __future__ import annotations
 
-import csv
-import io
 from collections.abc import Iterable
-from decimal import Decimal
 
+from cpscore.amounts import Amount, signed
+from cpscore.amounts import text as number
 from cpscore.cards import ROW_NAMES, Card
 from cpscore.hands import describe, rank_letters
 from cpscore.rules import RuleSet
@@ -23,19 +20,6 @@ from cpscore.scoring import Assessment, PlayerResult, Settlement
 _RED = "\x1b[31m"
 _RESET = "\x1b[0m"
 DEFAULT_STYLE = "simple"
-
-
-def number(value: Decimal) -> str:
-    """An exact decimal as written in output: no exponent, no trailing zeros."""
-    if value == 0:
-        return "0"
-    text = format(value.normalize(), "f")
-    return text
-
-
-def signed(value: Decimal) -> str:
-    """A number with its sign, ``+2`` or ``-2``; zero is ``0``."""
-    return number(value) if value <= 0 else "+" + number(value)
 
 
 def card_text(card: Card, colour: bool = False) -> str:
@@ -83,18 +67,20 @@ def render_table(
     """The hands, then the settlement matrix in units (and money when asked)."""
     players = settlement.players
     royalties = settlement.rules.royalties.mode != "none"
-    headers = ["Player", "Front", "Middle", "Back", "Foul"] + (["Royalties"] if royalties else [])
+    fouled = any(player.foul for player in players)
+    headers = ["Player", "Front", "Middle", "Back"] + ["Foul"] * fouled + ["Royalties"] * royalties
     rows = []
     for player in players:
         cells = [player.name] + [_row_cell(player.assessment, i, colour) for i in range(3)]
-        cells.append("FOUL" if player.foul else "")
+        if fouled:
+            cells.append("FOUL" if player.foul else "")
         if royalties:
             cells.append(number(player.assessment.royalty_total))
         rows.append(cells)
     parts = [
         f"Rules: {settlement.rules.id} ({settlement.rules.summary})",
         "",
-        _tabulate(rows, headers, style, ["left"] * 5 + ["right"] * royalties),
+        _tabulate(rows, headers, style, ["left"] * (len(headers) - royalties) + ["right"] * royalties),
     ]
     fouls = [f"{player.name} fouled: {player.foul.reason}" for player in players if player.foul]
     if fouls:
@@ -141,11 +127,9 @@ def _json(value: object, indent: int = 0) -> str:
     if isinstance(value, (list, tuple)):
         if not value:
             return "[]"
-        if all(isinstance(item, (int, Decimal, str)) and not isinstance(item, bool) for item in value):
+        if all(isinstance(item, (int, str)) and not isinstance(item, bool) for item in value):
             return "[" + ", ".join(_json(item) for item in value) + "]"
         return "[\n" + ",\n".join(pad + _json(item, indent + 1) for item in value) + "\n" + "  " * indent + "]"
-    if isinstance(value, Decimal):
-        return number(value)
     if value is None:
         return "null"
     if isinstance(value, bool):
@@ -153,10 +137,35 @@ def _json(value: object, indent: int = 0) -> str:
     if isinstance(value, int):
         return str(value)
     if isinstance(value, str):
-        import json
+        return _json_string(value)
+    from decimal import Decimal  # already loaded: a Decimal exists
 
-        return json.dumps(value, ensure_ascii=False)
+    if isinstance(value, Decimal):
+        return number(value)
     raise TypeError(f"cannot write {type(value).__name__} as JSON")
+
+
+_JSON_ESCAPES = {'"': '\\"', "\\": "\\\\", "\n": "\\n", "\r": "\\r", "\t": "\\t"}
+
+
+def _json_string(text: str) -> str:
+    r"""A JSON string literal (UTF-8 kept as is; the json module costs a
+    millisecond of start-up, this does not).
+
+    >>> print(_json_string('Amy "A" \\ \x01'))
+    "Amy \"A\" \\ \u0001"
+    """
+    if text.isprintable() and '"' not in text and "\\" not in text:
+        return f'"{text}"'  # nearly every string: cards, names, categories
+    out = []
+    for char in text:
+        if char in _JSON_ESCAPES:
+            out.append(_JSON_ESCAPES[char])
+        elif char < " ":
+            out.append(f"\\u{ord(char):04x}")
+        else:
+            out.append(char)
+    return '"' + "".join(out) + '"'
 
 
 def assessment_data(assessment: Assessment) -> dict[str, object]:
@@ -219,8 +228,11 @@ def render_json(data: object) -> str:
 def render_csv(settlement: Settlement) -> str:
     """One row per player: rows, foul, royalties, units, money, and the units
     won from each opponent (``vs NAME`` columns)."""
+    import csv
+    import io
+
     names = [player.name for player in settlement.players]
-    versus: dict[tuple[str, str], Decimal] = {}
+    versus: dict[tuple[str, str], Amount] = {}
     for pair in settlement.pairs:
         versus[pair.a, pair.b] = pair.units
         versus[pair.b, pair.a] = -pair.units

@@ -17,7 +17,7 @@ at import time.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from collections import namedtuple
 
 from cpscore._tables import FIVE as _FIVE
 from cpscore._tables import FLUSH as _FLUSH
@@ -41,19 +41,19 @@ CATEGORY_IDS = CATEGORIES + ("royal-flush",)
 _CATEGORY_SHIFT = 20
 _STRAIGHT_FLUSH = 8
 
-# One prime per rank and one suit bit per card, indexed by card code.
+# One prime per rank and the suit of each card, indexed by card code.
 _PRIMES = (2, 3, 5, 7, 11, 13, 17, 19, 23, 29, 31, 37, 41)
 PRIME = [_PRIMES[code >> 2] for code in range(52)]
-SUIT_BIT = [1 << (code & 3) for code in range(52)]
+SUIT = [code & 3 for code in range(52)]
 
 
 def evaluate5(codes: Sequence[int]) -> int:
     """The value of a five-card row given as five card codes."""
     a, b, c, d, e = codes
-    key = PRIME[a] * PRIME[b] * PRIME[c] * PRIME[d] * PRIME[e]
-    if SUIT_BIT[a] & SUIT_BIT[b] & SUIT_BIT[c] & SUIT_BIT[d] & SUIT_BIT[e]:
-        return _FLUSH[key]
-    return _FIVE[key]
+    # The chained comparison stops at the first two suits that differ.
+    if SUIT[a] == SUIT[b] == SUIT[c] == SUIT[d] == SUIT[e]:
+        return _FLUSH[PRIME[a] * PRIME[b] * PRIME[c] * PRIME[d] * PRIME[e]]
+    return _FIVE[PRIME[a] * PRIME[b] * PRIME[c] * PRIME[d] * PRIME[e]]
 
 
 def evaluate3(codes: Sequence[int]) -> int:
@@ -159,11 +159,11 @@ def describe(value: int) -> str:
     return "royal flush" if ranks[0] == 14 else f"{one}-high straight flush"
 
 
-@dataclass(frozen=True, slots=True)
-class Foul:
+class Foul(namedtuple("Foul", "stronger weaker stronger_value weaker_value")):
     """Why a hand is fouled: the ``stronger`` row beats the ``weaker`` row
     that should be at least as strong."""
 
+    __slots__ = ()
     stronger: str
     weaker: str
     stronger_value: int

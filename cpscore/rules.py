@@ -6,18 +6,18 @@ multipliers and variants.  Presets are instances of it; a house rule is the
 same record with other values, never another code path.
 
 >>> get_rules("ofc").royalties.table.lookup("back", "quads")
-Decimal('10')
+10
 >>> get_rules("ofc").royalties.table.lookup("front", "pair", "QQ")
-Decimal('7')
+7
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, field
-from decimal import Decimal
+from collections import namedtuple
 from types import MappingProxyType
 
+from cpscore.amounts import Amount, exact
 from cpscore.errors import RulesError
 
 METHODS = ("rows", "2-4", "1-6")
@@ -57,105 +57,141 @@ FIVE_CARD_KEYS = (
 )
 
 
-def _frozen(mapping: Mapping[str, object]) -> Mapping[str, Decimal]:
-    return MappingProxyType({key: Decimal(value) for key, value in mapping.items()})
+def _non_negative(setting: str, value: object) -> Amount:
+    try:
+        amount = exact(value)
+    except ValueError:
+        amount = -1
+    if amount < 0:
+        raise RulesError(f"{setting}: {value!r} is not a non-negative number")
+    return amount
 
 
-def _check_units(where: str, mapping: Mapping[str, Decimal], allowed: tuple[str, ...]) -> None:
+def _units(where: str, mapping: Mapping[str, object], allowed: tuple[str, ...]) -> Mapping[str, Amount]:
+    """A read-only copy of ``mapping`` with exact amounts, checked key by key."""
+    checked = {}
     for key, units in mapping.items():
         if key not in allowed:
             raise RulesError(f"{where}: unknown key {key!r} (allowed: {', '.join(allowed)})")
-        if not units.is_finite() or units < 0:
-            raise RulesError(f"{where}.{key}: {units} is not a non-negative number")
+        checked[key] = _non_negative(f"{where}.{key}", units)
+    return MappingProxyType(checked)
 
 
-@dataclass(frozen=True)
-class RoyaltyTable:
+_EMPTY: Mapping[str, Amount] = MappingProxyType({})
+
+
+def _one_of(setting: str, value: object, allowed: tuple[str, ...]) -> None:
+    if value not in allowed:
+        raise RulesError(f"{setting}: {value!r} is not one of {', '.join(allowed)}")
+
+
+class RoyaltyTable(namedtuple("RoyaltyTable", "front middle back", defaults=(_EMPTY, _EMPTY, _EMPTY))):
     """Royalty units per row.  Front keys are ranks (``66``, ``AAA``); middle and
-    back keys are category ids.  A missing key pays nothing."""
+    back keys are category ids.  A missing key pays nothing.  Build one with
+    :meth:`of`, which checks it."""
 
-    front: Mapping[str, Decimal] = field(default_factory=dict)
-    middle: Mapping[str, Decimal] = field(default_factory=dict)
-    back: Mapping[str, Decimal] = field(default_factory=dict)
+    __slots__ = ()
+    front: Mapping[str, Amount]
+    middle: Mapping[str, Amount]
+    back: Mapping[str, Amount]
 
-    def __post_init__(self) -> None:
-        for row, allowed in (("front", FRONT_KEYS), ("middle", FIVE_CARD_KEYS), ("back", FIVE_CARD_KEYS)):
-            mapping = _frozen(getattr(self, row))
-            _check_units(f"royalties.{row}", mapping, allowed)
-            object.__setattr__(self, row, mapping)
+    @classmethod
+    def of(
+        cls,
+        front: Mapping[str, object] = _EMPTY,
+        middle: Mapping[str, object] = _EMPTY,
+        back: Mapping[str, object] = _EMPTY,
+    ) -> RoyaltyTable:
+        """A checked table: known keys, non-negative exact units."""
+        return cls(
+            _units("royalties.front", front, FRONT_KEYS),
+            _units("royalties.middle", middle, FIVE_CARD_KEYS),
+            _units("royalties.back", back, FIVE_CARD_KEYS),
+        )
 
-    def lookup(self, row: str, category: str, ranks: str = "") -> Decimal:
+    def lookup(self, row: str, category: str, ranks: str = "") -> Amount:
         """Units for a row of this category; ``ranks`` are the front's group
         letters (``QQ`` for a pair of queens, ``777`` for trips)."""
         if row == "front":
-            return self.front.get(ranks, _ZERO) if category in ("pair", "trips") else _ZERO
+            return self.front.get(ranks, 0) if category in ("pair", "trips") else 0
         table = self.middle if row == "middle" else self.back
         if category == "royal-flush" and category not in table:
             category = "straight-flush"
-        return table.get(category, _ZERO)
+        return table.get(category, 0)
 
 
-_ZERO = Decimal(0)
-
-
-@dataclass(frozen=True)
-class Royalties:
+class Royalties(
+    namedtuple(
+        "Royalties",
+        "mode table cancel_when_both max_per_hand spade_bonus",
+        defaults=("none", RoyaltyTable(), False, 0, False),
+    )
+):
     """How royalties are paid (RULES.md 6)."""
 
-    mode: str = "none"
-    table: RoyaltyTable = field(default_factory=RoyaltyTable)
-    cancel_when_both: bool = False
-    max_per_hand: int = 0  # 0: no limit
-    spade_bonus: bool = False
-
-    def __post_init__(self) -> None:
-        if self.mode not in ROYALTY_MODES:
-            raise RulesError(f"royalties.mode: {self.mode!r} is not one of {', '.join(ROYALTY_MODES)}")
-        if isinstance(self.max_per_hand, bool) or not isinstance(self.max_per_hand, int) or self.max_per_hand < 0:
-            raise RulesError(f"royalties.max_per_hand: {self.max_per_hand!r} is not a whole number >= 0")
+    __slots__ = ()
+    mode: str  # none, holder, row-bonus or row-value
+    table: RoyaltyTable
+    cancel_when_both: bool
+    max_per_hand: int  # 0: no limit
+    spade_bonus: bool
 
 
-@dataclass(frozen=True)
-class RuleSet:
-    """Everything that decides a settlement.  See RULES.md 11 for the presets."""
+# The settings of a rule set and their defaults, in field order.
+_RULESET_DEFAULTS = {
+    "method": "2-4",
+    "royalties": Royalties(),
+    "naturals": _EMPTY,  # enabled naturals and their units
+    "surrender": None,  # units a surrendering player pays; None: not allowed
+    "scoop_doubles": False,
+    "home_run": False,
+    "ace_high_front_straight": True,
+    "wheel": "lowest",
+    "low_middle": False,
+    "fantasyland": "none",
+    "max_players": 4,
+}
 
+
+class RuleSet(namedtuple("RuleSet", ["id", "summary", *_RULESET_DEFAULTS], defaults=_RULESET_DEFAULTS.values())):
+    """Everything that decides a settlement (RULES.md 11).  Build one with
+    ``RuleSet(...).checked()``, which validates every setting."""
+
+    __slots__ = ()
     id: str
     summary: str
-    method: str = "2-4"
-    royalties: Royalties = field(default_factory=Royalties)
-    naturals: Mapping[str, Decimal] = field(default_factory=dict)
-    surrender: Decimal | None = None  # units a surrendering player pays; None: not allowed
-    scoop_doubles: bool = False
-    home_run: bool = False
-    ace_high_front_straight: bool = True
-    wheel: str = "lowest"
-    low_middle: bool = False
-    fantasyland: str = "none"
-    max_players: int = 4
+    method: str
+    royalties: Royalties
+    naturals: Mapping[str, Amount]
+    surrender: Amount | None
+    scoop_doubles: bool
+    home_run: bool
+    ace_high_front_straight: bool
+    wheel: str
+    low_middle: bool
+    fantasyland: str
+    max_players: int
 
-    def __post_init__(self) -> None:
-        if self.method not in METHODS:
-            raise RulesError(f"method: {self.method!r} is not one of {', '.join(METHODS)}")
-        if self.wheel not in WHEELS:
-            raise RulesError(f"wheel: {self.wheel!r} is not one of {', '.join(WHEELS)}")
-        if self.fantasyland not in FANTASYLAND:
-            raise RulesError(f"fantasyland: {self.fantasyland!r} is not one of {', '.join(FANTASYLAND)}")
-        naturals = _frozen(self.naturals)
-        _check_units("naturals", naturals, NATURALS)
-        object.__setattr__(self, "naturals", naturals)
-        if self.surrender is not None:
-            surrender = Decimal(self.surrender)
-            if not surrender.is_finite() or surrender < 0:
-                raise RulesError(f"surrender: {surrender} is not a non-negative number")
-            object.__setattr__(self, "surrender", surrender)
-        if not 2 <= self.max_players <= 4:
-            raise RulesError(f"max_players: {self.max_players} is not between 2 and 4")
+    def checked(self) -> RuleSet:
+        """This rule set with every setting validated (a :class:`RulesError` names
+        the first bad one), naturals as read-only exact amounts."""
+        _one_of("method", self.method, METHODS)
+        _one_of("wheel", self.wheel, WHEELS)
+        _one_of("fantasyland", self.fantasyland, FANTASYLAND)
+        _one_of("royalties.mode", self.royalties.mode, ROYALTY_MODES)
+        limit = self.royalties.max_per_hand
+        if isinstance(limit, bool) or not isinstance(limit, int) or limit < 0:
+            raise RulesError(f"royalties.max_per_hand: {limit!r} is not a whole number >= 0")
+        surrender = None if self.surrender is None else _non_negative("surrender", self.surrender)
+        if isinstance(self.max_players, bool) or self.max_players not in (2, 3, 4):
+            raise RulesError(f"max_players: {self.max_players!r} is not 2, 3 or 4")
+        return self._replace(naturals=_units("naturals", self.naturals, NATURALS), surrender=surrender)
 
 
 # RULES.md 6: the OFC front table is shared by every OFC preset.
 _OFC_FRONT = {letter * 2: units for units, letter in enumerate("6789TJQKA", start=1)}
 _OFC_FRONT.update({letter * 3: units for units, letter in enumerate(_LETTERS, start=10)})
-OFC_TABLE = RoyaltyTable(
+OFC_TABLE = RoyaltyTable.of(
     front=_OFC_FRONT,
     middle={
         "trips": 2,
@@ -168,7 +204,7 @@ OFC_TABLE = RoyaltyTable(
     },
     back={"straight": 2, "flush": 4, "full-house": 6, "quads": 10, "straight-flush": 15, "royal-flush": 25},
 )
-OFC_WESTERN_TABLE = RoyaltyTable(
+OFC_WESTERN_TABLE = RoyaltyTable.of(
     front=_OFC_FRONT,
     middle={
         "trips": 2,
@@ -185,28 +221,28 @@ CLASSIC_NATURALS = {"dragon": 13, "six-pairs": 3, "three-straights": 3, "three-f
 
 PRESETS: Mapping[str, RuleSet] = MappingProxyType(
     {
-        rules.id: rules
+        rules.id: rules.checked()
         for rules in (
             RuleSet(
                 id="2-4",
                 summary="classic 2-4: 1 unit a row and 1 for winning two rows of three; no royalties",
                 method="2-4",
                 naturals=CLASSIC_NATURALS,
-                surrender=Decimal(3),
+                surrender=3,
             ),
             RuleSet(
                 id="1-6",
                 summary="classic 1-6: 1 unit a row and 3 more for a scoop; no royalties",
                 method="1-6",
                 naturals=CLASSIC_NATURALS,
-                surrender=Decimal(3),
+                surrender=3,
             ),
             RuleSet(
                 id="ofc",
                 summary="open-face 1-6 with the standard OFC royalty table, paid by holder",
                 method="1-6",
                 royalties=Royalties(mode="holder", table=OFC_TABLE),
-                surrender=Decimal(2),
+                surrender=2,
                 fantasyland="standard",
             ),
             RuleSet(
@@ -214,7 +250,7 @@ PRESETS: Mapping[str, RuleSet] = MappingProxyType(
                 summary="open-face 1-6 with the western royalty table, paid by holder",
                 method="1-6",
                 royalties=Royalties(mode="holder", table=OFC_WESTERN_TABLE),
-                surrender=Decimal(2),
+                surrender=2,
                 fantasyland="standard",
             ),
             RuleSet(
@@ -222,7 +258,7 @@ PRESETS: Mapping[str, RuleSet] = MappingProxyType(
                 summary="Pineapple OFC: as ofc, at most 3 players, progressive fantasyland",
                 method="1-6",
                 royalties=Royalties(mode="holder", table=OFC_TABLE),
-                surrender=Decimal(2),
+                surrender=2,
                 fantasyland="progressive",
                 max_players=3,
             ),

@@ -3,7 +3,7 @@ that carries its own reasons (RULES.md 3-6).
 
 Every pair of players is settled on its own, a player's result is the sum
 over opponents, so every deal is zero-sum.  Units and money are
-:class:`~decimal.Decimal`.
+exact (:mod:`cpscore.amounts`: ``int`` when whole, ``Amount`` otherwise).
 
 >>> from cpscore.deal import build_deal, entry_from_argument
 >>> from cpscore.rules import get_rules
@@ -11,7 +11,7 @@ over opponents, so every deal is zero-sum.  Units and money are
 ...                    entry_from_argument("Bob=Qs Jd 3c / Th Tc 8d 8s 3d / Kh Qh Jh 8h 2h")])
 >>> result = settle(deal, get_rules("2-4"))
 >>> [(player.name, player.units) for player in result.players]
-[('Amy', Decimal('2')), ('Bob', Decimal('-2'))]
+[('Amy', 2), ('Bob', -2)]
 >>> result.pairs[0].rows
 (1, -1, 1)
 """
@@ -19,51 +19,50 @@ over opponents, so every deal is zero-sum.  Units and money are
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
-from decimal import Decimal
+from collections import namedtuple
 
+from cpscore.amounts import Amount
 from cpscore.cards import ROW_NAMES, Card, Hand
 from cpscore.deal import Deal
 from cpscore.hands import Foul, category, evaluate3, evaluate5, find_foul, rank_letters
 from cpscore.rules import RuleSet
 
-ZERO = Decimal(0)
-ONE = Decimal(1)
 
 
-@dataclass(frozen=True, slots=True)
-class Row:
+class Row(namedtuple("Row", "name cards value royalty")):
     """One row of a hand: its cards as written, its value and its royalty."""
 
+    __slots__ = ()
     name: str
     cards: tuple[Card, ...]
     value: int
-    royalty: Decimal
+    royalty: Amount
 
     @property
     def category(self) -> str:
         return category(self.value)
 
 
-@dataclass(frozen=True, slots=True)
-class Assessment:
+class Assessment(namedtuple("Assessment", "hand rows foul")):
     """A hand judged on its own: row values, foul, royalties it holds."""
 
+    __slots__ = ()
     hand: Hand
     rows: tuple[Row, Row, Row]
     foul: Foul | None
 
     @property
-    def royalty_total(self) -> Decimal:
-        return sum((row.royalty for row in self.rows), ZERO)
+    def royalty_total(self) -> Amount:
+        return sum(row.royalty for row in self.rows)
 
 
-@dataclass(frozen=True, slots=True)
-class PlayerResult:
+class PlayerResult(namedtuple("PlayerResult", "name assessment units amount")):
+
+    __slots__ = ()
     name: str
     assessment: Assessment
-    units: Decimal
-    amount: Decimal
+    units: Amount
+    amount: Amount
 
     @property
     def hand(self) -> Hand:
@@ -74,33 +73,34 @@ class PlayerResult:
         return self.assessment.foul
 
 
-@dataclass(frozen=True, slots=True)
-class PairResult:
+class PairResult(namedtuple("PairResult", "a b rows row_units bonus royalties units stake amount")):
     """One pair, from ``a``'s side: ``units`` is what b pays a (negative when a pays)."""
 
+    __slots__ = ()
     a: str
     b: str
     rows: tuple[int, int, int]  # front, middle, back: 1 won, 0 tied, -1 lost
-    row_units: Decimal
-    bonus: Decimal  # the method's bonus (2-4 overall unit, 1-6 scoop)
-    royalties: Decimal  # a's royalties less b's
-    units: Decimal
-    stake: Decimal
-    amount: Decimal
+    row_units: Amount
+    bonus: Amount  # the method's bonus (2-4 overall unit, 1-6 scoop)
+    royalties: Amount  # a's royalties less b's
+    units: Amount
+    stake: Amount
+    amount: Amount
 
 
-@dataclass(frozen=True, slots=True)
-class Settlement:
+class Settlement(namedtuple("Settlement", "rules stake players pairs")):
+
+    __slots__ = ()
     rules: RuleSet
-    stake: Decimal
+    stake: Amount
     players: tuple[PlayerResult, ...]
     pairs: tuple[PairResult, ...]
 
 
-def royalty(rules: RuleSet, row_name: str, value: int) -> Decimal:
+def royalty(rules: RuleSet, row_name: str, value: int) -> Amount:
     """The royalty a row of this value holds under ``rules`` (0 without royalties)."""
     if rules.royalties.mode == "none":
-        return ZERO
+        return 0
     kind = category(value)
     # A front's table key is its group: QQ for a pair of queens, 777 for trips.
     ranks = rank_letters(value).replace("-", "")[: 3 if kind == "trips" else 2]
@@ -116,7 +116,7 @@ def assess(hand: Hand, rules: RuleSet) -> Assessment:
     )
     foul = find_foul(*values)
     rows = tuple(
-        Row(name, cards, value, ZERO if foul else royalty(rules, name, value))
+        Row(name, cards, value, 0 if foul else royalty(rules, name, value))
         for name, cards, value in zip(ROW_NAMES, hand.rows, values)
     )
     return Assessment(hand, rows, foul)  # type: ignore[arg-type]
@@ -133,22 +133,22 @@ def compare_rows(a: Assessment, b: Assessment) -> tuple[int, int, int]:
     )
 
 
-def method_bonus(method: str, rows: tuple[int, int, int]) -> Decimal:
+def method_bonus(method: str, rows: tuple[int, int, int]) -> Amount:
     """The method's bonus from a's side (RULES.md 5)."""
     won, lost = rows.count(1), rows.count(-1)
     if method == "2-4":
-        return Decimal((won >= 2) - (lost >= 2))
+        return (won >= 2) - (lost >= 2)
     if method == "1-6":
-        return Decimal(3 * ((won == 3) - (lost == 3)))
-    return ZERO
+        return 3 * ((won == 3) - (lost == 3))
+    return 0
 
 
-def settle_pair(a: Assessment, b: Assessment, rules: RuleSet) -> tuple[tuple[int, int, int], Decimal, Decimal, Decimal]:
+def settle_pair(a: Assessment, b: Assessment, rules: RuleSet) -> tuple[tuple[int, int, int], Amount, Amount, Amount]:
     """Rows, row units, method bonus and royalties for one pair, from a's side."""
     rows = compare_rows(a, b)
-    row_units = Decimal(sum(rows))
+    row_units = sum(rows)
     bonus = method_bonus(rules.method, rows)
-    royalties = ZERO
+    royalties: Amount = 0
     if rules.royalties.mode == "holder":
         royalties = a.royalty_total - b.royalty_total
     elif rules.royalties.mode != "none":
@@ -159,16 +159,16 @@ def settle_pair(a: Assessment, b: Assessment, rules: RuleSet) -> tuple[tuple[int
 def settle(
     deal: Deal,
     rules: RuleSet,
-    stake: Decimal = ONE,
-    pair_stakes: Mapping[frozenset[str], Decimal] | None = None,
+    stake: Amount = 1,
+    pair_stakes: Mapping[frozenset[str], Amount] | None = None,
 ) -> Settlement:
     """Settle every pair of the deal; ``pair_stakes`` maps ``{a, b}`` to the
     money per unit for that pair, overriding ``stake``."""
     pair_stakes = pair_stakes or {}
     assessments = [assess(seat.hand, rules) for seat in deal.seats]
     names = deal.names()
-    totals = {name: ZERO for name in names}
-    money = {name: ZERO for name in names}
+    totals: dict[str, Amount] = {name: 0 for name in names}
+    money: dict[str, Amount] = {name: 0 for name in names}
     pairs = []
     for i, a in enumerate(assessments):
         for j in range(i + 1, len(assessments)):

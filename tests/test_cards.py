@@ -44,8 +44,9 @@ def test_unknown_card(token):
 def test_52_distinct_cards_with_codes():
     assert len(set(CARDS)) == 52
     assert [card.code for card in CARDS] == list(range(52))
-    assert sorted(CARDS)[0] == Card(Rank.TWO, Suit.CLUBS)
-    assert max(CARDS) == Card(Rank.ACE, Suit.SPADES)
+    assert sorted(CARDS)[0] is Card.of(Rank.TWO, Suit.CLUBS)
+    assert max(CARDS) is Card.of(Rank.ACE, Suit.SPADES)
+    assert sorted(CARDS, reverse=True)[:2] == [parse_card('As'), parse_card('Ah')]
 
 
 @pytest.mark.parametrize(

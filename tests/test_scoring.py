@@ -7,7 +7,7 @@ from conftest import worked_deals
 
 from cpscore.deal import Entry, build_deal
 from cpscore.errors import CardError, RulesError
-from cpscore.rules import PRESETS, get_rules
+from cpscore.rules import PRESETS, RoyaltyTable, get_rules
 from cpscore.scoring import method_bonus, settle
 
 #: The worked deals that need no naturals, no surrender and no taiwanese rules.
@@ -180,18 +180,22 @@ def test_western_table_differs(row, hand, ofc, western):
 
 
 def test_royal_flush_falls_back_to_straight_flush_entry():
-    from cpscore.rules import RoyaltyTable
-
-    table = RoyaltyTable(back={"straight-flush": 5})
+    table = RoyaltyTable.of(back={"straight-flush": 5})
     assert table.lookup("back", "royal-flush") == 5
 
 
 def test_presets_are_validated_records():
     assert set(PRESETS) == {"2-4", "1-6", "ofc", "ofc-western", "pineapple"}
     assert get_rules("pineapple").max_players == 3
-    with pytest.raises(RulesError, match="method"):
-        type(get_rules("2-4"))(id="x", summary="", method="3-9")
-    with pytest.raises(RulesError, match="royalties.back"):
-        from cpscore.rules import RoyaltyTable
-
-        RoyaltyTable(back={"quads": -1})
+    with pytest.raises(RulesError, match="method: '3-9' is not one of rows, 2-4, 1-6"):
+        get_rules("2-4")._replace(method="3-9").checked()
+    with pytest.raises(RulesError, match="royalties.back.quads: -1 is not a non-negative number"):
+        RoyaltyTable.of(back={"quads": -1})
+    with pytest.raises(RulesError, match="royalties.front: unknown key 'QQQQ'"):
+        RoyaltyTable.of(front={"QQQQ": 1})
+    with pytest.raises(RulesError, match="naturals: unknown key 'dragons'"):
+        get_rules("2-4")._replace(naturals={"dragons": 13}).checked()
+    with pytest.raises(RulesError, match="max_players: 5 is not 2, 3 or 4"):
+        get_rules("2-4")._replace(max_players=5).checked()
+    with pytest.raises(RulesError, match="surrender: -1 is not a non-negative number"):
+        get_rules("2-4")._replace(surrender=-1).checked()

@@ -1,0 +1,362 @@
+"""The command line: exact output, JSON shape, and every input error."""
+
+import json
+import pathlib
+import subprocess
+import sys
+
+import pytest
+from click.testing import CliRunner
+
+from cpscore import __version__
+from cpscore.cli import main
+
+ROOT = pathlib.Path(__file__).parent.parent
+EXAMPLES = ROOT / "examples"
+AMY = "Amy=Ks Kd 4c / 9h 9c 5d 5s 2c / Ah Ad Ac 7s 7d"
+BOB = "Bob=Qs Jd 3c / Th Tc 8d 8s 3d / Kh Qh Jh 8h 2h"
+
+
+def run(*args, input=None):
+    return CliRunner().invoke(main, list(args), input=input)
+
+
+def ok(*args, input=None):
+    result = run(*args, input=input)
+    assert result.exit_code == 0, result.stderr
+    assert result.stderr == ""
+    return result.stdout
+
+
+TWO_PLAYERS_TABLE = """\
+Rules: 2-4 (classic 2-4: 1 unit a row and 1 for winning two rows of three; no royalties)
+
+Player    Front      Middle          Back
+--------  ---------  --------------  --------------
+Amy       Ks Kd 4c   9h 9c 5d 5s 2c  Ah Ad Ac 7s 7d
+          pair       two pair        full house
+Bob       Qs Jd 3c   Th Tc 8d 8s 3d  Kh Qh Jh 8h 2h
+          high card  two pair        flush
+
+Units won by each player (row) from each opponent (column):
+
+       Amy    Bob    Total
+---  -----  -----  -------
+Amy            +2       +2
+Bob     -2              -2
+"""
+
+
+def test_score_table_exact():
+    assert ok("score", AMY, BOB) == TWO_PLAYERS_TABLE
+    assert ok("score", str(EXAMPLES / "two-players.txt")) == TWO_PLAYERS_TABLE
+
+
+def test_score_reads_stdin():
+    text = (EXAMPLES / "two-players.txt").read_text()
+    assert ok("score", "-", input=text) == TWO_PLAYERS_TABLE
+
+
+def test_score_mixes_arguments_and_files(tmp_path):
+    deal = tmp_path / "bob.txt"
+    deal.write_text("# just Bob\n\nBob: Qs Jd 3c / Th Tc 8d 8s 3d / Kh Qh Jh 8h 2h   # second seat\n")
+    assert ok("score", AMY, str(deal)) == TWO_PLAYERS_TABLE
+
+
+def test_score_ofc_with_stakes_exact():
+    out = ok(
+        "score", "--rules", "ofc", "--stake", "5", "--pair-stake", "Bob:Amy=100", str(EXAMPLES / "four-players.txt")
+    )
+    assert out == """\
+Rules: ofc (open-face 1-6 with the standard OFC royalty table, paid by holder)
+
+Player    Front      Middle          Back            Foul      Royalties
+--------  ---------  --------------  --------------  ------  -----------
+Amy       Ks Kd 4c   9h 9c 5d 5s 2c  Ah Ad Ac 7s 7d                   14
+          pair +8    two pair        full house +6
+Bob       Qs Jd 3c   Th Tc 8d 8s 3d  Kh Qh Jh 8h 2h                    4
+          high card  two pair        flush +4
+Cy        As 6d 2s   6c 6h 4d 4s 3s  Js Ts 9s 8c 7c                    2
+          high card  two pair        straight +2
+Dan       Qd Qc 3h   Jc Td 9d 6s 5c  Kc 7h 5h 4h 2d  FOUL              0
+          pair       high card       high card
+
+Dan fouled: front pair of queens (Q-Q-3) beats middle jack high (J-T-9-6-5)
+
+Units won by each player (row) from each opponent (column):
+
+       Amy    Bob    Cy    Dan    Total
+---  -----  -----  ----  -----  -------
+Amy           +11   +18    +20      +49
+Bob    -11           +3    +10       +2
+Cy     -18     -3           +8      -13
+Dan    -20    -10    -8             -38
+
+Money won by each player from each opponent (stake 5 a unit; Amy-Bob 100):
+
+       Amy    Bob    Cy    Dan    Total
+---  -----  -----  ----  -----  -------
+Amy         +1100   +90   +100    +1290
+Bob  -1100          +15    +50    -1035
+Cy     -90    -15          +40      -65
+Dan   -100    -50   -40            -190
+"""
+    assert max(len(line) for line in out.splitlines()) <= 80
+
+
+def test_score_table_style():
+    out = ok("score", "--style", "github", AMY, BOB)
+    assert "| Player   | Front     |" in out
+
+
+def test_score_json_shape():
+    data = json.loads(ok("score", "--format", "json", "--rules", "ofc", str(EXAMPLES / "three-players.txt")))
+    assert data["rules"] == "ofc"
+    assert [player["name"] for player in data["players"]] == ["Ann", "Ben", "Cat"]
+    ann = data["players"][0]
+    assert ann["hand"] == "Qh Qd 2c / Kh Kd Kc 3h 3d / 9s 9h 9d 9c 4h"
+    assert ann["foul"] is False
+    assert ann["rows"]["front"] == {
+        "cards": ["Qh", "Qd", "2c"],
+        "category": "pair",
+        "description": "pair of queens",
+        "ranks": "Q-Q-2",
+        "royalty": 7,
+    }
+    assert ann["rows"]["middle"]["category"] == "full-house"
+    assert ann["rows"]["back"]["category"] == "quads"
+    assert ann["royalties"] == {"front": 7, "middle": 12, "back": 10, "total": 29}
+    assert (ann["units"], ann["amount"]) == (60, 60)
+    assert [(pair["a"], pair["b"]) for pair in data["pairs"]] == [("Ann", "Ben"), ("Ann", "Cat"), ("Ben", "Cat")]
+    assert data["pairs"][0] == {
+        "a": "Ann",
+        "b": "Ben",
+        "rows": [1, 1, 1],
+        "row_units": 3,
+        "bonus": 3,
+        "royalties": 23,
+        "units": 29,
+        "stake": 1,
+        "amount": 29,
+    }
+    assert sum(player["units"] for player in data["players"]) == 0
+
+
+def test_json_fouled_hand_and_decimal_numbers():
+    out = ok("score", "--format", "json", "--stake", "2.5", str(EXAMPLES / "four-players.txt"))
+    data = json.loads(out)
+    dan = data["players"][3]
+    assert dan["foul"] is True
+    assert dan["foul_reason"] == "front pair of queens (Q-Q-3) beats middle jack high (J-T-9-6-5)"
+    assert dan["royalties"]["total"] == 0
+    assert [pair["rows"] for pair in data["pairs"] if pair["b"] == "Dan"] == [[1, 1, 1]] * 3
+    assert '"amount": 25\n' in out and '"amount": -30\n' in out and '"stake": 2.5,' in out
+    assert '"amount": 10.0' not in out
+
+
+def test_score_csv_exact():
+    assert ok("score", "--format", "csv", "--stake", "10", AMY, BOB) == (
+        "player,hand,foul,front category,middle category,back category,royalties,units,amount,vs Amy,vs Bob\n"
+        "Amy,Ks Kd 4c / 9h 9c 5d 5s 2c / Ah Ad Ac 7s 7d,no,pair,two-pair,full-house,0,2,20,,2\n"
+        "Bob,Qs Jd 3c / Th Tc 8d 8s 3d / Kh Qh Jh 8h 2h,no,high-card,two-pair,flush,0,-2,-20,-2,\n"
+    )
+
+
+def test_check_exact():
+    assert ok("check", "--rules", "ofc", "Qs Qd 5c / 9h 9c 4d 4s 2c / As Ks Qh Jd Tc") == """\
+Rules: ofc (open-face 1-6 with the standard OFC royalty table, paid by holder)
+
+Row     Cards           Category                   Ranks        Royalty
+------  --------------  -------------------------  ---------  ---------
+front   Qs Qd 5c        pair of queens             Q-Q-5              7
+middle  9h 9c 4d 4s 2c  two pair, nines and fours  9-9-4-4-2          0
+back    As Ks Qh Jd Tc  ace-high straight          A-K-Q-J-T          2
+
+Legal: the back is at least the middle, the middle at least the front.
+Royalties: 9
+"""
+
+
+def test_check_foul_and_words():
+    out = ok("check", "Qs", "Qc", "3c", "/", "Jh", "Tc", "8d", "6s", "3d", "/", "Kh", "Qh", "Jd", "8h", "2h")
+    assert "FOUL: front pair of queens (Q-Q-3) beats middle jack high (J-T-8-6-3)" in out
+    assert "Royalt" not in out
+
+
+def test_check_json():
+    data = json.loads(ok("check", "--format", "json", "--rules", "ofc", "-", input="Qs Qd 5c / 9h 9c 4d 4s 2c / As Ks Qh Jd Tc\n"))
+    assert data["rules"] == "ofc"
+    assert data["foul"] is False
+    assert data["royalties"] == {"front": 7, "middle": 0, "back": 2, "total": 9}
+    assert data["rows"]["back"]["category"] == "straight"
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["score", "Amy=Ks Kd Xc / 9h 9c 5d 5s 2c / Ah Ad Ac 7s 7d", BOB], "Error: Amy, front: unknown card 'Xc'"),
+        (["score", "Amy=Ks Kd 4c / 9h 9c 5d 5s / Ah Ad Ac 7s 7d", BOB], "Error: Amy, middle: 4 cards, the middle has 5"),
+        (["score", "Amy=Ks Kd 4c / 9h 9c 5d 5s 2c / Ah Ad Ac 7s Ks", BOB], "Error: Amy: Ks appears twice (front and back)"),
+        (["score", AMY, "Bob=Ks Jd 3c / Th Tc 8d 8s 3d / Kh Qh Jh 8h 2h"], "Error: Ks is dealt twice: in Amy's front and in Bob's front"),
+        (["score", "=Ks Kd 4c / 9h 9c 5d 5s 2c / Ah Ad Ac 7s 7d", BOB], "Error: a player name is missing"),
+        (["score", AMY, AMY], "Error: player 'Amy' is named twice"),
+        (["score", "A/my=Ks Kd 4c / 9h 9c 5d 5s 2c / Ah Ad Ac 7s 7d", BOB], "Error: player name 'A/my' contains '/'"),
+        (["score", AMY], "Error: 1 player in the deal: a deal has 2 to 4 players"),
+        (["score"], "Error: no hands: give NAME=HAND arguments, a deal file, or - to read a deal from stdin"),
+        (["score", "--rules", "pineapple", str(EXAMPLES / "four-players.txt")], "Error: 4 players in the deal: a deal has 2 to 3 players under the pineapple rules"),
+        (["score", "--rules", "nope", AMY, BOB], "Error: Invalid value for '--rules': unknown rule set 'nope': choose one of 2-4, 1-6, ofc, ofc-western, pineapple"),
+        (["score", "--stake", "ten", AMY, BOB], "Error: Invalid value for '--stake': stake 'ten' is not a number"),
+        (["score", "--stake", "-1", AMY, BOB], "Error: Invalid value for '--stake': stake '-1' is negative"),
+        (["score", "--stake", "NaN", AMY, BOB], "Error: Invalid value for '--stake': stake 'NaN' is not a number"),
+        (["score", "--pair-stake", "Amy:Bob=-3", AMY, BOB], "Error: Invalid value for '--pair-stake': stake for Amy:Bob '-3' is negative"),
+        (["score", "--pair-stake", "Amy-Bob=3", AMY, BOB], "Error: Invalid value for '--pair-stake': 'Amy-Bob=3' is not A:B=AMOUNT"),
+        (["score", "--pair-stake", "Amy:Bob=3", "--pair-stake", "Bob:Amy=4", AMY, BOB], "Error: Invalid value for '--pair-stake': the pair Bob:Amy is given twice"),
+        (["score", "--pair-stake", "Amy:Zed=3", AMY, BOB], "Error: --pair-stake names 'Zed', who is not in the deal (players: Amy, Bob)"),
+        (["score", "missing.txt"], "Error: cannot read deal file 'missing.txt': no such file"),
+        (["score", "--style", "nope", AMY, BOB], "Error: Invalid value for '--style': 'nope' is not a table style"),
+        (["score", "Amy=Ks Kd 4c 9h 9c 5d 5s 2c Ah Ad Ac 7s 7d", BOB], "Error: Amy: 13 cards without rows: set the hand as front / middle / back"),
+        (["score", "--format", "xml", AMY, BOB], "Error: Invalid value for '--format'"),
+        (["check", "Ks Kd 4c / 9h 9c 5d 5s 2c / Ah Ad Ac 7s 7x"], "Error: back: unknown card '7x'"),
+        (["check", "Ks Kd 4c 9h 9c 5d 5s 2c Ah Ad Ac 7s 7d"], "Error: 13 cards without rows"),
+        (["check"], "Error: Missing argument 'HAND'"),
+    ],
+    ids=[
+        "unknown-card",
+        "short-row",
+        "card-twice-in-hand",
+        "card-in-two-hands",
+        "missing-name",
+        "repeated-name",
+        "bad-name",
+        "one-player",
+        "no-players",
+        "too-many-players",
+        "unknown-rules",
+        "malformed-stake",
+        "negative-stake",
+        "nan-stake",
+        "negative-pair-stake",
+        "malformed-pair-stake",
+        "pair-given-twice",
+        "pair-stake-unknown-player",
+        "missing-file",
+        "unknown-style",
+        "unset-hand",
+        "unknown-format",
+        "check-unknown-card",
+        "check-unset-hand",
+        "check-missing-hand",
+    ],
+)
+def test_input_errors(args, message):
+    result = run(*args)
+    assert result.exit_code == 2
+    assert result.stdout == ""
+    assert message in result.stderr
+    assert "Traceback" not in result.stderr
+
+
+def test_deal_file_errors_name_file_and_line(tmp_path):
+    deal = tmp_path / "deal.txt"
+    deal.write_text("# a deal\nAmy: Ks Kd 4c / 9h 9c 5d 5s 2c / Ah Ad Ac 7s 7d\nBob Qs Jd 3c / Th Tc 8d 8s 3d / Kh Qh Jh 8h 2h\n")
+    result = run("score", str(deal))
+    assert result.exit_code == 2
+    assert f"Error: {deal}, line 3: expected NAME: HAND" in result.stderr
+    deal.write_text("Amy: Ks Kd 4c / 9h 9c 5d 5s 2c / Ah Ad Ac 7s 7d\nBob: Qs Jd 3c / Th Tc 8d 8s 3d / Kh Qh Jh 8h 2q\n")
+    result = run("score", str(deal))
+    assert f"Error: {deal}, line 2: Bob, back: unknown card '2q'" in result.stderr
+    result = run("score", "-", input=deal.read_text())
+    assert "Error: stdin, line 2: Bob, back: unknown card '2q'" in result.stderr
+
+
+def test_unreadable_deal_files(tmp_path):
+    binary = tmp_path / "deal.bin"
+    binary.write_bytes(b"\xff\xfe\x00junk")
+    result = run("score", str(binary))
+    assert result.exit_code == 2
+    assert "is not UTF-8 text" in result.stderr
+    result = run("score", str(tmp_path))
+    assert result.exit_code == 2
+    assert f"cannot read deal file '{tmp_path}'" in result.stderr
+
+
+def test_version():
+    assert ok("--version") == f"cpscore, version {__version__}\n"
+
+
+def test_python_dash_m():
+    result = subprocess.run(
+        [sys.executable, "-m", "cpscore", "score", "--format", "json", str(EXAMPLES / "two-players.txt")],
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    assert json.loads(result.stdout)["players"][0]["units"] == 2
+
+
+def test_every_command_has_help_and_is_documented():
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    for name, command in main.commands.items():
+        assert command.help, name
+        assert f"cpscore {name}" in readme, name
+        assert ok(name, "--help").startswith(f"Usage: main {name}")
+
+
+@pytest.mark.parametrize("example", sorted(p.name for p in EXAMPLES.glob("*.txt")))
+def test_examples_run_as_they_are(example):
+    assert "Units won" in ok("score", str(EXAMPLES / example))
+
+
+def test_examples_cover_two_three_and_four_players():
+    counts = set()
+    for path in EXAMPLES.glob("*.txt"):
+        lines = [line for line in path.read_text().splitlines() if line.split("#")[0].strip()]
+        counts.add(len(lines))
+    assert {2, 3, 4} <= counts
+
+
+def test_no_colour_when_piped_or_no_color(monkeypatch):
+    assert "\x1b[" not in ok("score", AMY, BOB)
+    from cpscore import cli
+
+    monkeypatch.setattr(cli.sys.stdout, "isatty", lambda: True, raising=False)
+    monkeypatch.setenv("NO_COLOR", "1")
+    assert cli._colour("table") is False
+    monkeypatch.delenv("NO_COLOR")
+    assert cli._colour("table") is True
+    assert cli._colour("json") is False
+
+
+def test_colour_marks_red_suits():
+    from cpscore.formatting import cards_text
+    from cpscore.cards import parse_cards
+
+    assert cards_text(parse_cards("Ah Ks"), colour=True) == "\x1b[31mAh\x1b[0m Ks"
+
+
+def test_json_run_does_not_import_tabulate():
+    code = (
+        "import sys; from cpscore.cli import main\n"
+        "try:\n main(['score', '--format', 'json', sys.argv[1]])\n"
+        "except SystemExit: pass\n"
+        "print('tabulate' in sys.modules, file=sys.stderr)"
+    )
+    result = subprocess.run(
+        [sys.executable, "-c", code, str(EXAMPLES / "two-players.txt")], capture_output=True, text=True, check=True
+    )
+    assert result.stderr.strip() == "False"
+
+
+def test_default_run_needs_no_decimal_and_a_stake_stays_exact():
+    code = (
+        "import sys; from cpscore.cli import main\n"
+        "try:\n main(['score', '--format', 'json', sys.argv[1]])\n"
+        "except SystemExit: pass\n"
+        "print('decimal' in sys.modules, file=sys.stderr)"
+    )
+    result = subprocess.run(
+        [sys.executable, "-c", code, str(EXAMPLES / "two-players.txt")], capture_output=True, text=True, check=True
+    )
+    assert result.stderr.strip() == "False"
+    data = json.loads(ok("score", "--format", "json", "--stake", "0.1", AMY, BOB))
+    assert [player["amount"] for player in data["players"]] == [0.2, -0.2]
