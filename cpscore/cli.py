@@ -121,7 +121,7 @@ def _read_source(source: str, used_stdin: list[bool]) -> str:
         used_stdin.append(True)
         return _read_stdin()
     try:
-        with open(source, encoding="utf-8") as file:
+        with open(source, encoding="utf-8-sig") as file:  # -sig: drop a BOM
             return file.read()
     except FileNotFoundError:
         raise InputError(

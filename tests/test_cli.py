@@ -360,3 +360,9 @@ def test_default_run_needs_no_decimal_and_a_stake_stays_exact():
     assert result.stderr.strip() == "False"
     data = json.loads(ok("score", "--format", "json", "--stake", "0.1", AMY, BOB))
     assert [player["amount"] for player in data["players"]] == [0.2, -0.2]
+
+
+def test_deal_file_with_byte_order_mark(tmp_path):
+    deal = tmp_path / "deal.txt"
+    deal.write_bytes((EXAMPLES / "two-players.txt").read_text().encode("utf-8-sig"))
+    assert ok("score", str(deal)) == TWO_PLAYERS_TABLE
