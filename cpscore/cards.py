@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import enum
 import re
+from collections.abc import Iterable, Sequence
 from collections import namedtuple
 
 from cpscore.errors import CardError
@@ -208,21 +209,30 @@ def parse_hand(text: str, player: str | None = None) -> Hand:
     """Read a set hand, ``front / middle / back`` or ``back / middle / front``.
 
     Errors name the player (when given), the row and the token.  Thirteen
-    cards with no ``/`` are an unset hand, which cannot be scored as rows.
+    cards with no ``/`` are an unset hand, which has no rows.
     """
+    found = parse_hand_or_cards(text, player)
+    if not isinstance(found, Hand):
+        raise CardError(
+            f"{_where(player)}13 cards without rows: set the hand as front / middle / back "
+            "(3 / 5 / 5 cards, rows separated by '/')"
+        )
+    return found
+
+
+def parse_hand_or_cards(text: str, player: str | None = None) -> Hand | tuple[Card, ...]:
+    """A set hand, or the 13 cards of an unset hand (no ``/``: RULES.md 1)."""
     parts = text.replace("|", "/").split("/")
     where = _where(player)
     if len(parts) == 1:
         cards = parse_cards(text, player)
-        if len(cards) == 13:
+        if len(cards) != 13:
             raise CardError(
-                f"{where}13 cards without rows: set the hand as front / middle / back "
-                "(3 / 5 / 5 cards, rows separated by '/')"
+                f"{where}{_count(len(cards))} and no rows: a hand is 13 cards written "
+                "front / middle / back (3 / 5 / 5 cards, rows separated by '/')"
             )
-        raise CardError(
-            f"{where}{_count(len(cards))} and no rows: a hand is 13 cards written "
-            "front / middle / back (3 / 5 / 5 cards, rows separated by '/')"
-        )
+        _check_no_repeats([("hand", cards)], player)
+        return tuple(cards)
     if len(parts) != 3:
         raise CardError(
             f"{where}{len(parts)} rows: a hand has 3 rows, front / middle / back, separated by '/'"
@@ -246,7 +256,7 @@ def parse_hand(text: str, player: str | None = None) -> Hand:
                 "(a hand is 3 / 5 / 5 cards front / middle / back, or 5 / 5 / 3 back first)"
             )
     hand = Hand(rows["front"], rows["middle"], rows["back"])
-    _check_no_repeats(hand, player)
+    _check_no_repeats(zip(ROW_NAMES, hand.rows), player)
     return hand
 
 
@@ -255,9 +265,9 @@ def _row_order(first: int, last: int) -> tuple[str, str, str]:
     return ("back", "middle", "front") if last == 3 and first != 3 else ROW_NAMES
 
 
-def _check_no_repeats(hand: Hand, player: str | None) -> None:
+def _check_no_repeats(rows: Iterable[tuple[str, Sequence[Card]]], player: str | None) -> None:
     seen: dict[Card, str] = {}
-    for name, row in zip(ROW_NAMES, hand.rows):
+    for name, row in rows:
         for card in row:
             if card in seen:
                 places = name if seen[card] == name else f"{seen[card]} and {name}"

@@ -26,14 +26,20 @@ FORMATS = ("table", "json", "csv")
 
 
 def _rules_option(function):
+    function = click.option(
+        "--spade-bonus",
+        is_flag=True,
+        help="Double the royalty of the row holding 2s (the Finnish double-spade bonus).",
+    )(function)
     return click.option(
         "--rules",
         "rules",
         default="2-4",
         show_default=True,
-        metavar="NAME",
+        metavar="NAME|FILE",
         callback=_load_rules,
-        help="Rule set: 2-4, 1-6, ofc, ofc-western or pineapple.",
+        help="Rule set: a preset (2-4, 1-6, ofc, ofc-western, pineapple, taiwanese; see "
+        "'cpscore rules') or a rule file (.toml).",
     )(function)
 
 
@@ -48,13 +54,29 @@ def _style_option(function):
 
 
 def _load_rules(ctx: click.Context, param: click.Parameter, value: str):
+    """A preset name (a bad one is a bad option value) or a rule file (whose
+    errors name the file and the setting, on one line)."""
     from cpscore.errors import RulesError
-    from cpscore.rules import get_rules
+    from cpscore.rules import get_rules, is_rule_file, load_rules_file
 
     try:
+        if is_rule_file(value):
+            return load_rules_file(value)
         return get_rules(value)
     except RulesError as error:
+        if is_rule_file(value):
+            raise InputError(str(error)) from None
         raise click.BadParameter(str(error), ctx, param) from None
+
+
+def _apply_flags(rules, spade_bonus: bool):
+    from cpscore.rules import with_spade_bonus
+
+    return with_spade_bonus(rules) if spade_bonus else rules
+
+
+def _player_option(name: str, help: str):
+    return click.option(f"--{name}", multiple=True, metavar="NAME", help=help)
 
 
 def _parse_amount(text: str, what: str):
@@ -189,22 +211,31 @@ def main() -> None:
     metavar="A:B=AMOUNT",
     help="Money per unit for one pair, overriding --stake (repeatable).",
 )
+@_player_option("surrender", "This player surrenders (repeatable); no hand is needed.")
+@_player_option("waive", "This player waives a natural and plays the rows (repeatable).")
+@_player_option("fantasyland", "This player plays the deal in Fantasyland (repeatable).")
 @click.option("--format", "fmt", type=click.Choice(FORMATS), default="table", show_default=True, help="Output format.")
 @_style_option
-def score(inputs, rules, stake, pair_stakes, fmt, style) -> None:
+def score(inputs, rules, spade_bonus, stake, pair_stakes, surrender, waive, fantasyland, fmt, style) -> None:
     """Settle one deal: every player against every other.
 
     Each input is a hand written NAME=HAND (an argument with '='), a deal file
     with one 'NAME: HAND' per line ('#' starts a comment), or '-' for a deal
-    file on stdin.  A hand is front / middle / back, for example
+    file on stdin.  A hand is front / middle / back, or 13 cards with no rows
+    for a natural, for example
 
         cpscore score "Amy=Ks Kd 4c / 9h 9c 5d 5s 2c / Ah Ad Ac 7s 7d" \\
                       "Bob=Qs Jd 3c / Th Tc 8d 8s 3d / Kh Qh Jh 8h 2h"
+
+    After a hand, '; waive' and '; fantasyland' mark the player; 'NAME:
+    surrender' surrenders.  Amy[1] and Amy[2] are two hands of one player
+    (criss-cross).
     """
     from cpscore.deal import build_deal, entries_from_text, entry_from_argument
     from cpscore.errors import CpscoreError
     from cpscore.scoring import settle
 
+    rules = _apply_flags(rules, spade_bonus)
     if fmt == "table":
         _check_style(style)
     if not inputs:
@@ -218,17 +249,17 @@ def score(inputs, rules, stake, pair_stakes, fmt, style) -> None:
             else:
                 source = "stdin" if item == "-" else item
                 entries.extend(entries_from_text(_read_source(item, used_stdin), source))
-        deal = build_deal(entries, rules)
+        deal = build_deal(entries, rules, surrender, waive, fantasyland)
+        owners = deal.owners()
+        for pair in pair_stakes:
+            unknown = sorted(name for name in pair if name not in owners)
+            if unknown:
+                raise InputError(
+                    f"--pair-stake names {unknown[0]!r}, who is not in the deal (players: {', '.join(owners)})"
+                )
+        result = settle(deal, rules, 1 if stake is None else stake, pair_stakes)
     except CpscoreError as error:
         raise InputError(str(error)) from None
-    names = deal.names()
-    for pair in pair_stakes:
-        unknown = sorted(name for name in pair if name not in names)
-        if unknown:
-            raise InputError(
-                f"--pair-stake names {unknown[0]!r}, who is not in the deal (players: {', '.join(names)})"
-            )
-    result = settle(deal, rules, 1 if stake is None else stake, pair_stakes)
     from cpscore import formatting
 
     if fmt == "json":
@@ -250,35 +281,71 @@ def score(inputs, rules, stake, pair_stakes, fmt, style) -> None:
 @_help_option
 @click.argument("hand", nargs=-1, required=True, metavar="HAND")
 @_rules_option
+@click.option("--fantasyland", "playing", is_flag=True, help="The hand was played in Fantasyland: does it stay?")
 @click.option(
     "--format", "fmt", type=click.Choice(("table", "json")), default="table", show_default=True, help="Output format."
 )
 @_style_option
-def check(hand, rules, fmt, style) -> None:
-    """Check one set hand: each row's category, foul or legal, royalties.
+def check(hand, rules, spade_bonus, playing, fmt, style) -> None:
+    """Check one hand: each row's category, foul or legal, royalties, the
+    natural it makes, Fantasyland.
 
-    HAND is front / middle / back (quote it, or give the cards as separate
-    words), or '-' to read it from stdin:
+    HAND is front / middle / back, or 13 cards with no rows (an unset hand is
+    checked for naturals); quote it, give the cards as separate words, or '-'
+    to read it from stdin:
 
         cpscore check --rules ofc "Qs Qd 5c / 9h 9c 4d 4s 2c / As Ks Qh Jd Tc"
     """
-    from cpscore.cards import parse_hand
+    from cpscore.cards import parse_hand_or_cards
     from cpscore.errors import CpscoreError
-    from cpscore.scoring import assess
+    from cpscore.scoring import check_hand
 
+    rules = _apply_flags(rules, spade_bonus)
     text = " ".join(hand)
     if text.strip() == "-":
         text = _read_stdin()
     if fmt == "table":
         _check_style(style)
     try:
-        assessment = assess(parse_hand(text), rules)
+        report = check_hand(parse_hand_or_cards(text), rules, playing)
     except CpscoreError as error:
         raise InputError(str(error)) from None
     from cpscore import formatting
 
     if fmt == "json":
-        data = {"rules": rules.id, **formatting.assessment_data(assessment)}
-        click.echo(formatting.render_json(data), nl=False)
+        click.echo(formatting.render_json(formatting.check_data(report, rules)), nl=False)
     else:
-        click.echo(formatting.render_check(assessment, rules, style, colour=_colour(fmt)), nl=False)
+        click.echo(formatting.render_check(report, rules, style, colour=_colour(fmt)), nl=False)
+
+
+@main.group(name="rules", invoke_without_command=True, add_help_option=False)
+@_help_option
+@click.pass_context
+def rules_command(ctx: click.Context) -> None:
+    """List the preset rule sets, or show every setting of one (rules show)."""
+    if ctx.invoked_subcommand is None:
+        from cpscore.rules import get_rules, preset_names
+
+        for name in preset_names():
+            click.echo(f"{name:12} {get_rules(name).summary}")
+
+
+@rules_command.command(name="show", add_help_option=False)
+@_help_option
+@click.argument("name", metavar="NAME|FILE")
+def rules_show(name: str) -> None:
+    """Print every setting of a preset or a rule file, as a rule file (TOML)
+    you can copy and edit:
+
+        cpscore rules show taiwanese > house.toml
+    """
+    from cpscore.errors import RulesError
+    from cpscore.rules import is_rule_file, resolve_rules, to_toml
+
+    try:
+        rules = resolve_rules(name)
+    except RulesError as error:
+        if is_rule_file(name):
+            raise InputError(str(error)) from None
+        raise click.BadParameter(str(error), param_hint="'NAME|FILE'") from None
+    click.echo(to_toml(rules), nl=False)

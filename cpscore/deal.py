@@ -2,25 +2,30 @@
 
 A deal file has one ``NAME: HAND`` per line; ``#`` starts a comment and blank
 lines are skipped.  Names are case-sensitive, non-empty, and contain none of
-``= : / # |``.  Every error names the file and line (or the argument) and
-the player.
+``= : / # |``.  A hand may be followed by markers after ``;``:
+``; waive`` (play the rows instead of a natural), ``; fantasyland`` (this
+player plays the deal in Fantasyland); ``NAME: surrender`` (or ``HAND;
+surrender``) surrenders.  ``OWNER[LABEL]`` names one of several hands of one
+player (criss-cross): hands of one owner never play each other.  Every error
+names the file and line (or the argument) and the player.
 
 >>> deal = build_deal([entry_from_argument("Amy=Ks Kd 4c / 9h 9c 5d 5s 2c / Ah Ad Ac 7s 7d"),
-...                    *entries_from_text("Bob: Qs Jd 3c / Th Tc 8d 8s 3d / Kh Qh Jh 8h 2h", "deal.txt")])
->>> [seat.name for seat in deal.seats]
-['Amy', 'Bob']
+...                    *entries_from_text("Bob: Qs Jd 3c / Th Tc 8d 8s 3d / Kh Qh Jh 8h 2h ; waive", "deal.txt")])
+>>> [(seat.name, seat.waive) for seat in deal.seats]
+[('Amy', False), ('Bob', True)]
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable
 from collections import namedtuple
+from collections.abc import Iterable
 
-from cpscore.cards import ROW_NAMES, Card, Hand, parse_hand
+from cpscore.cards import ROW_NAMES, Card, Hand, parse_hand_or_cards
 from cpscore.errors import CardError, DealError
 from cpscore.rules import RuleSet
 
 FORBIDDEN_IN_NAMES = "=:/#|"
+MARKERS = ("surrender", "waive", "fantasyland")
 MIN_PLAYERS = 2
 
 
@@ -33,22 +38,33 @@ class Entry(namedtuple("Entry", "name text where")):
     where: str  # "deal.txt, line 3", or "" for a command-line argument
 
 
-class Seat(namedtuple("Seat", "name hand")):
-    """A player and the hand they set."""
+class Seat(namedtuple("Seat", "name owner hand cards surrendered waive fantasyland")):
+    """A hand in the deal: who holds it, its rows (None for an unset hand or a
+    surrender without cards), its 13 cards (empty for such a surrender), and
+    the player's markers."""
 
     __slots__ = ()
     name: str
-    hand: Hand
+    owner: str
+    hand: Hand | None
+    cards: tuple[Card, ...]
+    surrendered: bool
+    waive: bool
+    fantasyland: bool
 
 
 class Deal(namedtuple("Deal", "seats")):
-    """One hand per player, in seat order, no card dealt twice."""
+    """One hand per seat, in seat order, no card dealt twice."""
 
     __slots__ = ()
     seats: tuple[Seat, ...]
 
     def names(self) -> list[str]:
         return [seat.name for seat in self.seats]
+
+    def owners(self) -> list[str]:
+        """Each player once, in seat order."""
+        return list(dict.fromkeys(seat.owner for seat in self.seats))
 
 
 def check_name(name: str, where: str = "") -> str:
@@ -62,7 +78,23 @@ def check_name(name: str, where: str = "") -> str:
         raise DealError(
             f"{prefix}player name {name!r} contains {bad[0]!r}: names cannot contain any of = : / # |"
         )
+    owner(name, where)
     return name
+
+
+def owner(name: str, where: str = "") -> str:
+    """The player a hand belongs to: ``Amy`` for ``Amy[2]``, else the name itself.
+
+    >>> owner("Amy[2]"), owner("Bob")
+    ('Amy', 'Bob')
+    """
+    if "[" not in name and "]" not in name:
+        return name
+    base, bracket, label = name.partition("[")
+    if not (bracket and base.strip() and label.endswith("]") and "[" not in label and "]" not in label[:-1]):
+        prefix = f"{where}: " if where else ""
+        raise DealError(f"{prefix}player name {name!r}: brackets only as OWNER[LABEL], e.g. Amy[1] and Amy[2]")
+    return base.strip()
 
 
 def entry_from_argument(argument: str) -> Entry:
@@ -86,8 +118,58 @@ def entries_from_text(text: str, source: str) -> list[Entry]:
     return entries
 
 
-def build_deal(entries: Iterable[Entry], rules: RuleSet | None = None) -> Deal:
-    """Parse every hand and check the deal as a whole (player count under ``rules``)."""
+def _markers(text: str, prefix: str, name: str) -> tuple[str, set[str]]:
+    """The hand text and the markers after ``;`` (``surrender`` may stand alone)."""
+    hand, *rest = text.split(";")
+    markers = {marker.strip().lower() for marker in rest if marker.strip()}
+    if hand.strip().lower() in MARKERS:
+        markers.add(hand.strip().lower())
+        hand = ""
+    unknown = sorted(markers - set(MARKERS))
+    if unknown:
+        raise DealError(f"{prefix}{name}: unknown marker {unknown[0]!r} (markers: {', '.join(MARKERS)})")
+    return hand, markers
+
+
+def _seat(entry: Entry, prefix: str, flags: dict[str, set[str]]) -> Seat:
+    text, markers = _markers(entry.text, prefix, entry.name)
+    markers |= {marker for marker, names in flags.items() if entry.name in names}
+    if not text.strip():
+        if "surrender" not in markers:
+            raise DealError(f"{prefix}{entry.name}: no hand (write the 13 cards, or 'surrender')")
+        return Seat(entry.name, owner(entry.name), None, (), True, False, "fantasyland" in markers)
+    try:
+        found = parse_hand_or_cards(text, entry.name)
+    except CardError as error:
+        raise CardError(f"{prefix}{error}") from None
+    hand = found if isinstance(found, Hand) else None
+    cards = hand.cards() if hand else tuple(found)
+    if "waive" in markers and hand is None:
+        raise DealError(f"{prefix}{entry.name}: only a set hand can waive a natural: set it as front / middle / back")
+    return Seat(
+        entry.name, owner(entry.name), hand, cards, "surrender" in markers, "waive" in markers, "fantasyland" in markers
+    )
+
+
+def build_deal(
+    entries: Iterable[Entry],
+    rules: RuleSet | None = None,
+    surrender: Iterable[str] = (),
+    waive: Iterable[str] = (),
+    fantasyland: Iterable[str] = (),
+) -> Deal:
+    """Parse every hand and check the deal as a whole (hand count under ``rules``).
+
+    ``surrender``, ``waive`` and ``fantasyland`` name players marked on the
+    command line; a surrendering player who has no hand line is seated anyway."""
+    flags = {"surrender": set(surrender), "waive": set(waive), "fantasyland": set(fantasyland)}
+    entries = list(entries)
+    given = {entry.name for entry in entries}
+    entries += [Entry(check_name(name), "surrender", "") for name in dict.fromkeys(surrender) if name not in given]
+    for marker in ("waive", "fantasyland"):
+        unknown = sorted(flags[marker] - given)
+        if unknown:
+            raise DealError(f"--{marker} names {unknown[0]!r}, who has no hand in the deal")
     max_players = rules.max_players if rules else 4
     seats: list[Seat] = []
     first_seen: dict[str, str] = {}
@@ -98,11 +180,9 @@ def build_deal(entries: Iterable[Entry], rules: RuleSet | None = None) -> Deal:
             earlier = f" (first at {first_seen[entry.name]})" if first_seen[entry.name] else ""
             raise DealError(f"{prefix}player {entry.name!r} is named twice{earlier}")
         first_seen[entry.name] = entry.where
-        try:
-            hand = parse_hand(entry.text, entry.name)
-        except CardError as error:
-            raise CardError(f"{prefix}{error}") from None
-        for row_name, row in zip(ROW_NAMES, hand.rows):
+        seat = _seat(entry, prefix, flags)
+        places = zip(ROW_NAMES, seat.hand.rows) if seat.hand else [("hand", seat.cards)]
+        for row_name, row in places:
             for card in row:
                 if card in holders:
                     other, other_row = holders[card]
@@ -110,11 +190,15 @@ def build_deal(entries: Iterable[Entry], rules: RuleSet | None = None) -> Deal:
                         f"{prefix}{card} is dealt twice: in {other}'s {other_row} and in {entry.name}'s {row_name}"
                     )
                 holders[card] = (entry.name, row_name)
-        seats.append(Seat(entry.name, hand))
+        seats.append(seat)
     if not MIN_PLAYERS <= len(seats) <= max_players:
+        # Criss-cross counts hands, not players (RULES.md 1).
+        noun = "hand" if len({seat.owner for seat in seats}) < len(seats) else "player"
         raise DealError(
-            f"{len(seats)} player{'s' if len(seats) != 1 else ''} in the deal: "
-            f"a deal has {MIN_PLAYERS} to {max_players} players"
+            f"{len(seats)} {noun}{'s' if len(seats) != 1 else ''} in the deal: "
+            f"a deal has {MIN_PLAYERS} to {max_players} {noun}s"
             + (f" under the {rules.id} rules" if rules and max_players < 4 else "")
         )
+    if len({seat.owner for seat in seats}) < 2:
+        raise DealError("every hand in the deal belongs to one player: a deal needs at least two players")
     return Deal(tuple(seats))

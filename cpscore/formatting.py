@@ -15,7 +15,8 @@ from cpscore.amounts import text as number
 from cpscore.cards import ROW_NAMES, Card
 from cpscore.hands import describe, rank_letters
 from cpscore.rules import RuleSet
-from cpscore.scoring import Assessment, PlayerResult, Settlement
+from cpscore.naturals import Natural
+from cpscore.scoring import Assessment, Fantasyland, HandReport, PlayerResult, Row, Settlement
 
 _RED = "\x1b[31m"
 _RESET = "\x1b[0m"
@@ -49,12 +50,51 @@ def _category_label(category: str) -> str:
     return category.replace("-", " ")
 
 
-def _row_cell(assessment: Assessment, index: int, colour: bool) -> str:
-    row = assessment.rows[index]
+def _row_cell(row: Row, colour: bool) -> str:
     label = _category_label(row.category)
     if row.royalty:
         label += f" +{number(row.royalty)}"
     return f"{cards_text(row.cards, colour)}\n{label}"
+
+
+def natural_text(natural: Natural) -> str:
+    """'six pairs (3)'."""
+    return f"{natural.id.replace('-', ' ')} ({number(natural.units)})"
+
+
+def _notes(player: PlayerResult) -> str:
+    import textwrap
+
+    notes = []
+    if player.foul:
+        notes.append("FOUL")
+    if player.natural:  # wrapped, to keep four players on 80 columns
+        notes.append(textwrap.fill(natural_text(player.natural), 14))
+    if player.seat.surrendered:
+        notes.append("surrenders")
+    if player.seat.waive:
+        notes.append("waives")
+    if player.fantasyland and player.fantasyland.status != "none":
+        notes.append(_fantasyland_text(player.fantasyland))
+    return "\n".join(notes)
+
+
+def _fantasyland_text(fantasyland: Fantasyland) -> str:
+    cards = f" ({fantasyland.cards})" if fantasyland.cards else ""
+    return {"enters": "FL next", "stays": "FL stays", "leaves": "FL leaves"}[fantasyland.status] + cards
+
+
+def _hand_cells(player: PlayerResult, colour: bool) -> list[str]:
+    """Front, middle and back cells: the rows as played, a row-based natural's
+    arrangement, or nothing for a hand whose rows do not play."""
+    if player.assessment:
+        return [_row_cell(row, colour) for row in player.assessment.rows]
+    if player.natural and player.natural.rows:
+        back, middle, front = player.natural.rows
+        return [cards_text(row, colour) for row in (front, middle, back)]
+    if player.seat.surrendered:
+        return ["(surrenders)", "", ""]
+    return ["(unset)", "", ""]
 
 
 def render_table(
@@ -67,36 +107,47 @@ def render_table(
     """The hands, then the settlement matrix in units (and money when asked)."""
     players = settlement.players
     royalties = settlement.rules.royalties.mode != "none"
-    fouled = any(player.foul for player in players)
-    headers = ["Player", "Front", "Middle", "Back"] + ["Foul"] * fouled + ["Royalties"] * royalties
+    notes = [_notes(player) for player in players]
+    headers = ["Player", "Front", "Middle", "Back"] + ["Notes"] * any(notes) + ["Royalties"] * royalties
     rows = []
-    for player in players:
-        cells = [player.name] + [_row_cell(player.assessment, i, colour) for i in range(3)]
-        if fouled:
-            cells.append("FOUL" if player.foul else "")
+    for player, note in zip(players, notes):
+        cells = [player.name, *_hand_cells(player, colour)]
+        if any(notes):
+            cells.append(note)
         if royalties:
-            cells.append(number(player.assessment.royalty_total))
+            cells.append(number(player.assessment.royalty_total) if player.assessment else "")
         rows.append(cells)
     parts = [
         f"Rules: {settlement.rules.id} ({settlement.rules.summary})",
         "",
         _tabulate(rows, headers, style, ["left"] * (len(headers) - royalties) + ["right"] * royalties),
     ]
-    fouls = [f"{player.name} fouled: {player.foul.reason}" for player in players if player.foul]
-    if fouls:
-        parts += [""] + fouls
+    remarks = [f"{player.name} fouled: {player.foul.reason}" for player in players if player.foul]
+    for player in players:
+        if player.natural and not player.natural.rows:
+            remarks.append(f"{player.name} claims {natural_text(player.natural)} with {cards_text(player.seat.cards, colour)}")
+    if remarks:
+        parts += [""] + remarks
     parts += ["", "Units won by each player (row) from each opponent (column):", ""]
     parts.append(_matrix(settlement, lambda pair: pair.units, lambda player: player.units, style))
     if show_money:
         stakes = f"{number(settlement.stake)} a unit"
         if pair_stakes_given:
-            special = [
-                f"{pair.a}-{pair.b} {number(pair.stake)}" for pair in settlement.pairs if pair.stake != settlement.stake
-            ]
+            owner = {player.name: player.seat.owner for player in players}
+            special = {
+                f"{owner[pair.a]}-{owner[pair.b]} {number(pair.stake)}": None
+                for pair in settlement.pairs
+                if pair.stake != settlement.stake
+            }
             if special:
                 stakes += "; " + ", ".join(special)
         parts += ["", f"Money won by each player from each opponent (stake {stakes}):", ""]
         parts.append(_matrix(settlement, lambda pair: pair.amount, lambda player: player.amount, style))
+    if len(settlement.owners) < len(players):  # criss-cross: totals per player
+        table = [[owner.name, signed(owner.units)] + ([signed(owner.amount)] * show_money) for owner in settlement.owners]
+        headers = ["Player", "Units"] + ["Money"] * show_money
+        parts += ["", "Totals by player (all their hands):", ""]
+        parts.append(_tabulate(table, headers, style, ["left"] + ["right"] * (1 + show_money)))
     return "\n".join(parts) + "\n"
 
 
@@ -168,31 +219,76 @@ def _json_string(text: str) -> str:
     return '"' + "".join(out) + '"'
 
 
-def assessment_data(assessment: Assessment) -> dict[str, object]:
-    """The JSON fields a hand has on its own (``check`` and each player of ``score``)."""
+def assessment_data(assessment: Assessment | None) -> dict[str, object]:
+    """A hand's rows, foul and royalties as JSON fields (``rows`` is null when
+    the hand's rows do not play: a natural, a surrender, an unset hand)."""
+    if assessment is None:
+        return {"foul": False, "foul_reason": None, "rows": None, "royalties": _royalty_data(None)}
     rows = {
         row.name: {
             "cards": [str(card) for card in row.cards],
             "category": row.category,
-            "description": describe(row.value),
-            "ranks": rank_letters(row.value),
+            "description": describe(row.plain),
+            "ranks": rank_letters(row.plain),
             "royalty": row.royalty,
         }
         for row in assessment.rows
     }
-    royalties: dict[str, object] = {row.name: row.royalty for row in assessment.rows}
-    royalties["total"] = assessment.royalty_total
     return {
-        "hand": str(assessment.hand),
         "foul": assessment.foul is not None,
         "foul_reason": assessment.foul.reason if assessment.foul else None,
         "rows": rows,
-        "royalties": royalties,
+        "royalties": _royalty_data(assessment),
+    }
+
+
+def _royalty_data(assessment: Assessment | None) -> dict[str, object]:
+    if assessment is None:
+        return {"front": 0, "middle": 0, "back": 0, "total": 0}
+    royalties: dict[str, object] = {row.name: row.royalty for row in assessment.rows}
+    royalties["total"] = assessment.royalty_total
+    return royalties
+
+
+def natural_data(natural: Natural | None) -> dict[str, object]:
+    """``natural`` (id or null), its units, and a row-based natural's arrangement."""
+    arrangement = None
+    if natural and natural.rows:
+        back, middle, front = natural.rows
+        arrangement = " / ".join(" ".join(map(str, row)) for row in (front, middle, back))
+    return {
+        "natural": natural.id if natural else None,
+        "natural_units": natural.units if natural else 0,
+        "natural_arrangement": arrangement,
+    }
+
+
+def fantasyland_data(fantasyland: Fantasyland | None) -> dict[str, object] | None:
+    if fantasyland is None:
+        return None
+    return {
+        "playing": fantasyland.playing,
+        "next": fantasyland.next,
+        "cards": fantasyland.cards,
+        "status": fantasyland.status,
     }
 
 
 def _player_data(player: PlayerResult) -> dict[str, object]:
-    return {"name": player.name, **assessment_data(player.assessment), "units": player.units, "amount": player.amount}
+    seat = player.seat
+    return {
+        "name": player.name,
+        "owner": seat.owner,
+        "hand": str(seat.hand) if seat.hand else None,
+        "cards": [str(card) for card in seat.cards],
+        **assessment_data(player.assessment),
+        **natural_data(player.natural),
+        "surrendered": seat.surrendered,
+        "waived": seat.waive,
+        "fantasyland": fantasyland_data(player.fantasyland),
+        "units": player.units,
+        "amount": player.amount,
+    }
 
 
 def settlement_data(settlement: Settlement) -> dict[str, object]:
@@ -205,16 +301,21 @@ def settlement_data(settlement: Settlement) -> dict[str, object]:
             {
                 "a": pair.a,
                 "b": pair.b,
+                "decided_by": pair.decided_by,
                 "rows": list(pair.rows),
                 "row_units": pair.row_units,
                 "bonus": pair.bonus,
                 "royalties": pair.royalties,
+                "multiplier": pair.multiplier,
+                "natural": pair.natural,
+                "surrender": pair.surrender,
                 "units": pair.units,
                 "stake": pair.stake,
                 "amount": pair.amount,
             }
             for pair in settlement.pairs
         ],
+        "totals": [{"name": owner.name, "units": owner.units, "amount": owner.amount} for owner in settlement.owners],
     }
 
 
@@ -226,8 +327,8 @@ def render_json(data: object) -> str:
 
 
 def render_csv(settlement: Settlement) -> str:
-    """One row per player: rows, foul, royalties, units, money, and the units
-    won from each opponent (``vs NAME`` columns)."""
+    """One row per player: rows, foul, natural, surrender, royalties, units,
+    money, and the units won from each opponent (``vs NAME`` columns)."""
     import csv
     import io
 
@@ -241,15 +342,19 @@ def render_csv(settlement: Settlement) -> str:
     writer.writerow(
         ["player", "hand", "foul"]
         + [f"{row} category" for row in ROW_NAMES]
-        + ["royalties", "units", "amount"]
+        + ["natural", "surrendered", "royalties", "units", "amount"]
         + [f"vs {name}" for name in names]
     )
     for player in settlement.players:
+        seat = player.seat
+        rows = player.assessment.rows if player.assessment else ()
         writer.writerow(
-            [player.name, str(player.hand), "yes" if player.foul else "no"]
-            + [row.category for row in player.assessment.rows]
-            + [number(player.assessment.royalty_total), number(player.units), number(player.amount)]
-            + [number(versus[player.name, name]) if name != player.name else "" for name in names]
+            [player.name, str(seat.hand) if seat.hand else " ".join(map(str, seat.cards)), "yes" if player.foul else "no"]
+            + ([row.category for row in rows] if rows else ["", "", ""])
+            + [player.natural.id if player.natural else "", "yes" if seat.surrendered else "no"]
+            + [number(player.assessment.royalty_total if player.assessment else 0)]
+            + [number(player.units), number(player.amount)]
+            + [number(versus[player.name, name]) if (player.name, name) in versus else "" for name in names]
         )
     return out.getvalue()
 
@@ -257,28 +362,57 @@ def render_csv(settlement: Settlement) -> str:
 # check ------------------------------------------------------------------------
 
 
-def render_check(assessment: Assessment, rules: RuleSet, style: str = DEFAULT_STYLE, colour: bool = False) -> str:
-    """One hand on its own: rows, categories, royalties, and legal or foul."""
+def check_data(report: HandReport, rules: RuleSet) -> dict[str, object]:
+    return {
+        "rules": rules.id,
+        "hand": str(report.hand) if report.hand else None,
+        "cards": [str(card) for card in report.cards],
+        **assessment_data(report.assessment),
+        **natural_data(report.natural),
+        "fantasyland": fantasyland_data(report.fantasyland),
+    }
+
+
+def render_check(report: HandReport, rules: RuleSet, style: str = DEFAULT_STYLE, colour: bool = False) -> str:
+    """One hand on its own: rows, categories, royalties, legal or foul, the
+    natural it makes, Fantasyland."""
+    lines = [f"Rules: {rules.id} ({rules.summary})", ""]
+    assessment = report.assessment
     royalties = rules.royalties.mode != "none"
-    headers = ["Row", "Cards", "Category", "Ranks"] + (["Royalty"] if royalties else [])
-    rows = []
-    for row in assessment.rows:
-        cells = [row.name, cards_text(row.cards, colour), describe(row.value), rank_letters(row.value)]
-        if royalties:
-            cells.append(number(row.royalty))
-        rows.append(cells)
-    verdict = (
-        f"FOUL: {assessment.foul.reason}; a fouled hand loses every row and earns no royalties"
-        if assessment.foul
-        else "Legal: the back is at least the middle, the middle at least the front."
-    )
-    lines = [
-        f"Rules: {rules.id} ({rules.summary})",
-        "",
-        _tabulate(rows, headers, style, ["left"] * 4 + ["right"] * royalties),
-        "",
-        verdict,
-    ]
-    if royalties and not assessment.foul:
-        lines.append(f"Royalties: {number(assessment.royalty_total)}")
+    if assessment:
+        headers = ["Row", "Cards", "Category", "Ranks"] + (["Royalty"] if royalties else [])
+        rows = []
+        for row in assessment.rows:
+            cells = [row.name, cards_text(row.cards, colour), describe(row.plain), rank_letters(row.plain)]
+            if royalties:
+                cells.append(number(row.royalty))
+            rows.append(cells)
+        lines += [_tabulate(rows, headers, style, ["left"] * 4 + ["right"] * royalties), ""]
+        if assessment.foul:
+            lines.append(f"FOUL: {assessment.foul.reason}; a fouled hand loses every row and earns no royalties")
+        elif rules.low_middle:
+            lines.append("Legal: the back is at least the front (the middle plays low).")
+        else:
+            lines.append("Legal: the back is at least the middle, the middle at least the front.")
+        if royalties and not assessment.foul:
+            lines.append(f"Royalties: {number(assessment.royalty_total)}")
+    else:
+        lines.append(f"Unset hand: {cards_text(report.cards, colour)}")
+    if report.natural:
+        natural = report.natural
+        made = ""
+        if natural.rows:
+            back, middle, front = natural.rows
+            made = " as " + " / ".join(cards_text(row, colour) for row in (front, middle, back))
+        claim = " (claimed unless the player waives it)" if report.hand else ""
+        lines.append(f"Natural: {natural_text(natural)}{made}{claim}")
+    if report.fantasyland:
+        fl = report.fantasyland
+        text = {
+            "enters": f"enters Fantasyland next deal with {fl.cards} cards",
+            "stays": f"stays in Fantasyland next deal with {fl.cards} cards",
+            "leaves": "leaves Fantasyland",
+            "none": "does not qualify for Fantasyland",
+        }[fl.status]
+        lines.append(f"Fantasyland: {text}")
     return "\n".join(lines) + "\n"

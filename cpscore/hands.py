@@ -23,6 +23,7 @@ from cpscore._tables import FIVE as _FIVE
 from cpscore._tables import FLUSH as _FLUSH
 from cpscore._tables import THREE as _THREE
 from cpscore.cards import Card
+from cpscore.values import FLUSH, HIGH_CARD, STEEL_WHEEL, STRAIGHT, STRAIGHT_FLUSH, WHEEL, encode
 
 #: Category ids, indexed by the category number in a value.
 CATEGORIES = (
@@ -178,10 +179,33 @@ class Foul(namedtuple("Foul", "stronger weaker stronger_value weaker_value")):
         )
 
 
-def find_foul(front: int, middle: int, back: int) -> Foul | None:
-    """The first rule a setting breaks (middle over back, then front over middle)."""
+def find_foul(front: int, middle: int, back: int, low_middle: bool = False) -> Foul | None:
+    """The first rule a setting breaks (middle over back, then front over middle).
+    With the middle played low (RULES.md 10) the only rule is back >= front."""
+    if low_middle:
+        return Foul("front", "back", front, back) if front > back else None
     if middle > back:
         return Foul("middle", "back", middle, back)
     if front > middle:
         return Foul("front", "middle", front, middle)
     return None
+
+
+def wheel_second(value: int) -> int:
+    """A five-card value with ``wheel = "second"``: A-2-3-4-5 ranks just below
+    T-J-Q-K-A (as a straight, or as a straight flush)."""
+    if value == WHEEL:
+        return encode(STRAIGHT, [13]) + 1
+    if value == STEEL_WHEEL:
+        return encode(STRAIGHT_FLUSH, [13]) + 1
+    return value
+
+
+def deuce_to_seven(value: int) -> int:
+    """A five-card value for deuce-to-seven low, where lower wins: aces are high
+    and A-2-3-4-5 is no straight (straights and flushes still count against)."""
+    if value == WHEEL:
+        return encode(HIGH_CARD, [14, 5, 4, 3, 2])
+    if value == STEEL_WHEEL:
+        return encode(FLUSH, [14, 5, 4, 3, 2])
+    return value

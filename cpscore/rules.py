@@ -1,9 +1,12 @@
-"""Rule sets as data (RULES.md 5, 6, 11).
+"""Rule sets as data (RULES.md 5-11).
 
 A :class:`RuleSet` is a frozen, validated record: the scoring method, the
 royalty table and how it is paid, naturals and their values, surrender,
-multipliers and variants.  Presets are instances of it; a house rule is the
-same record with other values, never another code path.
+multipliers and variants.  Presets are instances of it, written as TOML files
+in ``cpscore/presets/`` and compiled into ``cpscore/_presets.py`` (by
+``python -m cpscore.presetgen``) so that start-up parses no TOML.  A house
+rule is a TOML file that names a preset and overrides settings: the same
+record with other values, never another code path.
 
 >>> get_rules("ofc").royalties.table.lookup("back", "quads")
 10
@@ -13,8 +16,8 @@ same record with other values, never another code path.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from collections import namedtuple
+from collections.abc import Mapping
 from types import MappingProxyType
 
 from cpscore.amounts import Amount, exact
@@ -24,6 +27,8 @@ METHODS = ("rows", "2-4", "1-6")
 ROYALTY_MODES = ("none", "holder", "row-bonus", "row-value")
 WHEELS = ("lowest", "second")
 FANTASYLAND = ("none", "standard", "progressive")
+#: Natural ids, most valuable first as RULES.md 7 lists them (its order breaks
+#: ties in value; all-high and all-low share a line).
 NATURALS = (
     "clean-dragon",
     "dragon",
@@ -55,59 +60,18 @@ FIVE_CARD_KEYS = (
     "straight-flush",
     "royal-flush",
 )
-
-
-def _non_negative(setting: str, value: object) -> Amount:
-    try:
-        amount = exact(value)
-    except ValueError:
-        amount = -1
-    if amount < 0:
-        raise RulesError(f"{setting}: {value!r} is not a non-negative number")
-    return amount
-
-
-def _units(where: str, mapping: Mapping[str, object], allowed: tuple[str, ...]) -> Mapping[str, Amount]:
-    """A read-only copy of ``mapping`` with exact amounts, checked key by key."""
-    checked = {}
-    for key, units in mapping.items():
-        if key not in allowed:
-            raise RulesError(f"{where}: unknown key {key!r} (allowed: {', '.join(allowed)})")
-        checked[key] = _non_negative(f"{where}.{key}", units)
-    return MappingProxyType(checked)
-
-
+ROW_TABLES = {"front": FRONT_KEYS, "middle": FIVE_CARD_KEYS, "back": FIVE_CARD_KEYS}
 _EMPTY: Mapping[str, Amount] = MappingProxyType({})
-
-
-def _one_of(setting: str, value: object, allowed: tuple[str, ...]) -> None:
-    if value not in allowed:
-        raise RulesError(f"{setting}: {value!r} is not one of {', '.join(allowed)}")
 
 
 class RoyaltyTable(namedtuple("RoyaltyTable", "front middle back", defaults=(_EMPTY, _EMPTY, _EMPTY))):
     """Royalty units per row.  Front keys are ranks (``66``, ``AAA``); middle and
-    back keys are category ids.  A missing key pays nothing.  Build one with
-    :meth:`of`, which checks it."""
+    back keys are category ids.  A missing key pays nothing."""
 
     __slots__ = ()
     front: Mapping[str, Amount]
     middle: Mapping[str, Amount]
     back: Mapping[str, Amount]
-
-    @classmethod
-    def of(
-        cls,
-        front: Mapping[str, object] = _EMPTY,
-        middle: Mapping[str, object] = _EMPTY,
-        back: Mapping[str, object] = _EMPTY,
-    ) -> RoyaltyTable:
-        """A checked table: known keys, non-negative exact units."""
-        return cls(
-            _units("royalties.front", front, FRONT_KEYS),
-            _units("royalties.middle", middle, FIVE_CARD_KEYS),
-            _units("royalties.back", back, FIVE_CARD_KEYS),
-        )
 
     def lookup(self, row: str, category: str, ranks: str = "") -> Amount:
         """Units for a row of this category; ``ranks`` are the front's group
@@ -137,7 +101,7 @@ class Royalties(
     spade_bonus: bool
 
 
-# The settings of a rule set and their defaults, in field order.
+# The top-level settings of a rule set and their defaults, in field order.
 _RULESET_DEFAULTS = {
     "method": "2-4",
     "royalties": Royalties(),
@@ -154,8 +118,8 @@ _RULESET_DEFAULTS = {
 
 
 class RuleSet(namedtuple("RuleSet", ["id", "summary", *_RULESET_DEFAULTS], defaults=_RULESET_DEFAULTS.values())):
-    """Everything that decides a settlement (RULES.md 11).  Build one with
-    ``RuleSet(...).checked()``, which validates every setting."""
+    """Everything that decides a settlement (RULES.md 11).  Build one from
+    settings with :func:`from_settings`, which validates every setting."""
 
     __slots__ = ()
     id: str
@@ -172,105 +136,272 @@ class RuleSet(namedtuple("RuleSet", ["id", "summary", *_RULESET_DEFAULTS], defau
     fantasyland: str
     max_players: int
 
-    def checked(self) -> RuleSet:
-        """This rule set with every setting validated (a :class:`RulesError` names
-        the first bad one), naturals as read-only exact amounts."""
-        _one_of("method", self.method, METHODS)
-        _one_of("wheel", self.wheel, WHEELS)
-        _one_of("fantasyland", self.fantasyland, FANTASYLAND)
-        _one_of("royalties.mode", self.royalties.mode, ROYALTY_MODES)
-        limit = self.royalties.max_per_hand
-        if isinstance(limit, bool) or not isinstance(limit, int) or limit < 0:
-            raise RulesError(f"royalties.max_per_hand: {limit!r} is not a whole number >= 0")
-        surrender = None if self.surrender is None else _non_negative("surrender", self.surrender)
-        if isinstance(self.max_players, bool) or self.max_players not in (2, 3, 4):
-            raise RulesError(f"max_players: {self.max_players!r} is not 2, 3 or 4")
-        return self._replace(naturals=_units("naturals", self.naturals, NATURALS), surrender=surrender)
+    def settings(self) -> dict[str, object]:
+        """Every setting as nested plain data, the inverse of :func:`from_settings`
+        (a surrender that is not allowed is ``False``, a natural that is off too)."""
+        royalties = self.royalties
+        return {
+            "id": self.id,
+            "summary": self.summary,
+            "method": self.method,
+            "surrender": False if self.surrender is None else self.surrender,
+            "scoop_doubles": self.scoop_doubles,
+            "home_run": self.home_run,
+            "ace_high_front_straight": self.ace_high_front_straight,
+            "wheel": self.wheel,
+            "low_middle": self.low_middle,
+            "fantasyland": self.fantasyland,
+            "max_players": self.max_players,
+            "royalties": {
+                "mode": royalties.mode,
+                "cancel_when_both": royalties.cancel_when_both,
+                "max_per_hand": royalties.max_per_hand,
+                "spade_bonus": royalties.spade_bonus,
+                **{row: dict(getattr(royalties.table, row)) for row in ROW_TABLES},
+            },
+            "naturals": {natural: self.naturals.get(natural, False) for natural in NATURALS},
+        }
 
 
-# RULES.md 6: the OFC front table is shared by every OFC preset.
-_OFC_FRONT = {letter * 2: units for units, letter in enumerate("6789TJQKA", start=1)}
-_OFC_FRONT.update({letter * 3: units for units, letter in enumerate(_LETTERS, start=10)})
-OFC_TABLE = RoyaltyTable.of(
-    front=_OFC_FRONT,
-    middle={
-        "trips": 2,
-        "straight": 4,
-        "flush": 8,
-        "full-house": 12,
-        "quads": 20,
-        "straight-flush": 30,
-        "royal-flush": 50,
-    },
-    back={"straight": 2, "flush": 4, "full-house": 6, "quads": 10, "straight-flush": 15, "royal-flush": 25},
-)
-OFC_WESTERN_TABLE = RoyaltyTable.of(
-    front=_OFC_FRONT,
-    middle={
-        "trips": 2,
-        "straight": 4,
-        "flush": 8,
-        "full-house": 12,
-        "quads": 16,
-        "straight-flush": 20,
-        "royal-flush": 30,
-    },
-    back={"straight": 2, "flush": 4, "full-house": 6, "quads": 8, "straight-flush": 10, "royal-flush": 15},
-)
-CLASSIC_NATURALS = {"dragon": 13, "six-pairs": 3, "three-straights": 3, "three-flushes": 3}
+# Validation of settings ----------------------------------------------------------
 
-PRESETS: Mapping[str, RuleSet] = MappingProxyType(
-    {
-        rules.id: rules.checked()
-        for rules in (
-            RuleSet(
-                id="2-4",
-                summary="classic 2-4: 1 unit a row and 1 for winning two rows of three; no royalties",
-                method="2-4",
-                naturals=CLASSIC_NATURALS,
-                surrender=3,
-            ),
-            RuleSet(
-                id="1-6",
-                summary="classic 1-6: 1 unit a row and 3 more for a scoop; no royalties",
-                method="1-6",
-                naturals=CLASSIC_NATURALS,
-                surrender=3,
-            ),
-            RuleSet(
-                id="ofc",
-                summary="open-face 1-6 with the standard OFC royalty table, paid by holder",
-                method="1-6",
-                royalties=Royalties(mode="holder", table=OFC_TABLE),
-                surrender=2,
-                fantasyland="standard",
-            ),
-            RuleSet(
-                id="ofc-western",
-                summary="open-face 1-6 with the western royalty table, paid by holder",
-                method="1-6",
-                royalties=Royalties(mode="holder", table=OFC_WESTERN_TABLE),
-                surrender=2,
-                fantasyland="standard",
-            ),
-            RuleSet(
-                id="pineapple",
-                summary="Pineapple OFC: as ofc, at most 3 players, progressive fantasyland",
-                method="1-6",
-                royalties=Royalties(mode="holder", table=OFC_TABLE),
-                surrender=2,
-                fantasyland="progressive",
-                max_players=3,
-            ),
-        )
-    }
-)
+
+class _Settings:
+    """Reads one level of a settings table, checking each key as it is taken;
+    errors name the source and the dotted key."""
+
+    def __init__(self, data: Mapping[str, object], source: str, prefix: str = "") -> None:
+        self.data, self.source, self.prefix = data, source, prefix
+
+    def error(self, key: str, message: str) -> RulesError:
+        where = f"{self.source}: " if self.source else ""
+        return RulesError(f"{where}{self.prefix}{key}: {message}")
+
+    def raw(self, key: str) -> object:
+        if key not in self.data:
+            raise self.error(key, "missing")
+        return self.data[key]
+
+    def choice(self, key: str, allowed: tuple[str, ...]) -> str:
+        value = self.raw(key)
+        if value not in allowed:
+            raise self.error(key, f"{value!r} is not one of {', '.join(allowed)}")
+        return value  # type: ignore[return-value]
+
+    def flag(self, key: str) -> bool:
+        value = self.raw(key)
+        if not isinstance(value, bool):
+            raise self.error(key, f"{value!r} is not true or false")
+        return value
+
+    def text(self, key: str) -> str:
+        value = self.raw(key)
+        if not isinstance(value, str):
+            raise self.error(key, f"{value!r} is not a string")
+        return value
+
+    def whole(self, key: str, low: int, high: int | None = None) -> int:
+        value = self.raw(key)
+        if isinstance(value, bool) or not isinstance(value, int) or value < low or (high is not None and value > high):
+            span = f"from {low} to {high}" if high is not None else f"{low} or more"
+            raise self.error(key, f"{value!r} is not a whole number {span}")
+        return value
+
+    def units(self, key: str, allow_off: bool = False) -> Amount | None:
+        """A non-negative exact amount, or None for ``false`` where that means off."""
+        value = self.raw(key)
+        if value is False and allow_off:
+            return None
+        try:
+            amount = None if isinstance(value, bool) else exact(value)
+        except ValueError:
+            amount = None
+        if amount is None or amount < 0:
+            off = " (or false for off)" if allow_off else ""
+            raise self.error(key, f"{value!r} is not a number of units, 0 or more{off}")
+        return amount
+
+    def table(self, key: str) -> _Settings:
+        value = self.raw(key)
+        if not isinstance(value, Mapping):
+            raise self.error(key, f"{value!r} is not a table")
+        return _Settings(value, self.source, f"{self.prefix}{key}.")
+
+    def only(self, allowed: tuple[str, ...] | Mapping[str, object]) -> None:
+        for key in self.data:
+            if key not in allowed:
+                raise self.error(key, f"unknown setting (allowed here: {', '.join(allowed)})")
+
+
+_TOP_KEYS = ("id", "summary", *_RULESET_DEFAULTS)
+_ROYALTY_KEYS = ("mode", "cancel_when_both", "max_per_hand", "spade_bonus", *ROW_TABLES)
+
+
+def from_settings(data: Mapping[str, object], source: str = "") -> RuleSet:
+    """A validated :class:`RuleSet` from complete settings (the form
+    :meth:`RuleSet.settings` gives and the preset files use)."""
+    top = _Settings(data, source)
+    top.only(_TOP_KEYS)
+    royalties = top.table("royalties")
+    royalties.only(_ROYALTY_KEYS)
+    tables = {}
+    for row, keys in ROW_TABLES.items():
+        entries = royalties.table(row) if row in royalties.data else _Settings({}, source, f"royalties.{row}.")
+        entries.only(keys)
+        tables[row] = MappingProxyType({key: entries.units(key) for key in entries.data})
+    naturals = top.table("naturals")
+    naturals.only(NATURALS)
+    enabled = {key: naturals.units(key, allow_off=True) for key in naturals.data}
+    return RuleSet(
+        id=top.text("id"),
+        summary=top.text("summary"),
+        method=top.choice("method", METHODS),
+        royalties=Royalties(
+            mode=royalties.choice("mode", ROYALTY_MODES),
+            table=RoyaltyTable(**tables),
+            cancel_when_both=royalties.flag("cancel_when_both"),
+            max_per_hand=royalties.whole("max_per_hand", 0),
+            spade_bonus=royalties.flag("spade_bonus"),
+        ),
+        naturals=MappingProxyType({key: units for key, units in enabled.items() if units is not None}),
+        surrender=top.units("surrender", allow_off=True),
+        scoop_doubles=top.flag("scoop_doubles"),
+        home_run=top.flag("home_run"),
+        ace_high_front_straight=top.flag("ace_high_front_straight"),
+        wheel=top.choice("wheel", WHEELS),
+        low_middle=top.flag("low_middle"),
+        fantasyland=top.choice("fantasyland", FANTASYLAND),
+        max_players=top.whole("max_players", 2, 4),
+    )
+
+
+# Presets and rule files -----------------------------------------------------------
+
 DEFAULT_RULES = "2-4"
+_CACHE: dict[str, RuleSet] = {}
+
+
+def preset_names() -> list[str]:
+    """The presets, in the order RULES.md 11 lists them."""
+    from cpscore._presets import PRESETS
+
+    return list(PRESETS)
 
 
 def get_rules(name: str) -> RuleSet:
     """The preset called ``name``."""
+    if name not in _CACHE:
+        from cpscore._presets import PRESETS
+
+        if name not in PRESETS:
+            raise RulesError(f"unknown rule set {name!r}: choose one of {', '.join(PRESETS)}, or give a rule file (.toml)")
+        _CACHE[name] = from_settings(PRESETS[name], f"preset {name}")
+    return _CACHE[name]
+
+
+def _merge(base: Mapping[str, object], overrides: Mapping[str, object], path: str = "") -> dict[str, object]:
+    """``base`` with ``overrides`` laid over it key by key, except that a royalty
+    table row (``royalties.front`` ...) given in the overrides replaces the base's."""
+    merged = dict(base)
+    for key, value in overrides.items():
+        replaced = path == "royalties." and key in ROW_TABLES
+        if isinstance(value, Mapping) and isinstance(merged.get(key), Mapping) and not replaced:
+            merged[key] = _merge(merged[key], value, f"{path}{key}.")  # type: ignore[arg-type]
+        else:
+            merged[key] = value
+    return merged
+
+
+def rules_from_toml(text: str, source: str, default_id: str = "house") -> RuleSet:
+    """A house rule set: TOML that names a ``preset`` and overrides any of its
+    settings.  ``[royalties]`` and ``[naturals]`` merge key by key
+    (``naturals.NAME = false`` turns a natural off); a royalty table row
+    (``[royalties.front]``, ``middle``, ``back``) replaces the preset's row."""
+    import tomllib
+    from decimal import Decimal
+
     try:
-        return PRESETS[name]
-    except KeyError:
-        raise RulesError(f"unknown rule set {name!r}: choose one of {', '.join(PRESETS)}") from None
+        data = tomllib.loads(text, parse_float=Decimal)
+    except tomllib.TOMLDecodeError as error:
+        raise RulesError(f"{source}: not valid TOML: {error}") from None
+    top = _Settings(data, source)
+    top.only(("preset", *_TOP_KEYS))
+    preset = top.text("preset")
+    try:
+        base = get_rules(preset)
+    except RulesError:
+        raise top.error("preset", f"unknown preset {preset!r} (one of {', '.join(preset_names())})") from None
+    overrides = {key: value for key, value in data.items() if key != "preset"}
+    settings = _merge(base.settings(), overrides)
+    if "id" not in overrides:
+        settings["id"] = default_id
+    if "summary" not in overrides:
+        settings["summary"] = f"{preset} with the changes in {source}"
+    return from_settings(settings, source)
+
+
+def load_rules_file(path: str) -> RuleSet:
+    """Read a house rule file; errors name the file and the setting."""
+    import pathlib
+
+    file = pathlib.Path(path)
+    try:
+        text = file.read_text(encoding="utf-8-sig")
+    except FileNotFoundError:
+        raise RulesError(f"{path}: no such rule file") from None
+    except UnicodeDecodeError:
+        raise RulesError(f"{path}: not UTF-8 text") from None
+    except OSError as error:
+        raise RulesError(f"{path}: cannot read it: {error.strerror or error}") from None
+    return rules_from_toml(text, path, default_id=file.stem)
+
+
+def is_rule_file(name_or_path: str) -> bool:
+    """Whether ``--rules`` names a file: it ends ``.toml`` or has a path separator."""
+    return name_or_path.endswith(".toml") or "/" in name_or_path or "\\" in name_or_path
+
+
+def resolve_rules(name_or_path: str) -> RuleSet:
+    """A preset by name, or a rule file by path."""
+    return load_rules_file(name_or_path) if is_rule_file(name_or_path) else get_rules(name_or_path)
+
+
+def with_spade_bonus(rules: RuleSet) -> RuleSet:
+    """The same rules with the double-spade bonus switched on."""
+    return rules._replace(royalties=rules.royalties._replace(spade_bonus=True))
+
+
+# TOML output ----------------------------------------------------------------------
+
+
+def _toml_value(value: object) -> str:
+    from cpscore.amounts import text
+
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, str):
+        return '"' + value.replace("\\", "\\\\").replace('"', '\\"') + '"'
+    return text(value)  # type: ignore[arg-type]
+
+
+def to_toml(rules: RuleSet, preset: str | None = None) -> str:
+    """Every setting of ``rules`` as a rule file a user can copy and edit."""
+    settings = rules.settings()
+    royalties = settings.pop("royalties")
+    naturals = settings.pop("naturals")
+    base = preset or (rules.id if rules.id in preset_names() else DEFAULT_RULES)
+    lines = [
+        f"# cpscore rule set {rules.id!r}: every setting (RULES.md 11).",
+        "# Save as a .toml file, change what your table plays, and use it with --rules FILE.",
+        f'preset = "{base}"',
+        "# id and summary name the rule set in cpscore's output.",
+    ]
+    lines += [f"{key} = {_toml_value(value)}" for key, value in settings.items()]
+    lines += ["", "[royalties]"]
+    lines += [f"{key} = {_toml_value(value)}" for key, value in royalties.items() if key not in ROW_TABLES]
+    for row in ROW_TABLES:
+        lines += ["", f"[royalties.{row}]  # units; replaces the preset's table; what is not listed pays 0"]
+        lines += [f"{key} = {_toml_value(value)}" for key, value in royalties[row].items()]
+    lines += ["", "[naturals]  # units per opponent; false: not played"]
+    lines += [f"{key} = {_toml_value(value)}" for key, value in naturals.items()]
+    return "\n".join(lines) + "\n"

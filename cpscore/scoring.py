@@ -1,9 +1,11 @@
 """Settlement: a pure function from a deal, a rule set and stakes to a result
-that carries its own reasons (RULES.md 3-6).
+that carries its own reasons (RULES.md 3-9).
 
-Every pair of players is settled on its own, a player's result is the sum
-over opponents, so every deal is zero-sum.  Units and money are
-exact (:mod:`cpscore.amounts`: ``int`` when whole, ``Amount`` otherwise).
+Every pair of hands of different players is settled on its own (naturals,
+then surrender, then fouls and rows, royalties, multipliers, stake); a
+player's result is the sum over opponents, so every deal is zero-sum.  Units
+and money are exact (:mod:`cpscore.amounts`: ``int`` when whole, ``Decimal``
+otherwise).
 
 >>> from cpscore.deal import build_deal, entry_from_argument
 >>> from cpscore.rules import get_rules
@@ -18,33 +20,48 @@ exact (:mod:`cpscore.amounts`: ``int`` when whole, ``Amount`` otherwise).
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from collections import namedtuple
+from collections.abc import Mapping
 
 from cpscore.amounts import Amount
 from cpscore.cards import ROW_NAMES, Card, Hand
-from cpscore.deal import Deal
-from cpscore.hands import Foul, category, evaluate3, evaluate5, find_foul, rank_letters
+from cpscore.deal import Deal, Seat
+from cpscore.errors import DealError
+from cpscore.hands import (
+    Foul,
+    category,
+    deuce_to_seven,
+    evaluate3,
+    evaluate5,
+    find_foul,
+    rank_letters,
+    wheel_second,
+)
+from cpscore.naturals import Natural, compare, detect
 from cpscore.rules import RuleSet
 
+_TWO_OF_SPADES = "2s"
 
 
-class Row(namedtuple("Row", "name cards value royalty")):
-    """One row of a hand: its cards as written, its value and its royalty."""
+class Row(namedtuple("Row", "name cards value plain royalty")):
+    """One row of a hand: its cards as written, ``value`` as it ranks under
+    the rules (the variants change it), ``plain`` its poker value (names and
+    royalty tables read it), and the royalty it holds."""
 
     __slots__ = ()
     name: str
     cards: tuple[Card, ...]
     value: int
+    plain: int
     royalty: Amount
 
     @property
     def category(self) -> str:
-        return category(self.value)
+        return category(self.plain)
 
 
 class Assessment(namedtuple("Assessment", "hand rows foul")):
-    """A hand judged on its own: row values, foul, royalties it holds."""
+    """A set hand judged on its own: row values, foul, royalties it holds."""
 
     __slots__ = ()
     hand: Hand
@@ -56,50 +73,101 @@ class Assessment(namedtuple("Assessment", "hand rows foul")):
         return sum(row.royalty for row in self.rows)
 
 
-class PlayerResult(namedtuple("PlayerResult", "name assessment units amount")):
+class Fantasyland(namedtuple("Fantasyland", "playing next cards")):
+    """OFC Fantasyland for the next deal (RULES.md 9): whether the player played
+    this deal in it, whether they play the next one in it, and with how many cards."""
 
     __slots__ = ()
-    name: str
-    assessment: Assessment
+    playing: bool
+    next: bool
+    cards: int | None
+
+    @property
+    def status(self) -> str:
+        """``enters``, ``stays``, ``leaves`` or ``none``."""
+        if self.playing:
+            return "stays" if self.next else "leaves"
+        return "enters" if self.next else "none"
+
+
+class PlayerResult(namedtuple("PlayerResult", "seat assessment natural fantasyland units amount")):
+    """One hand's result: its seat, its assessment (None when it has no rows
+    that play), the natural it claims, Fantasyland, and its net units and money."""
+
+    __slots__ = ()
+    seat: Seat
+    assessment: Assessment | None
+    natural: Natural | None
+    fantasyland: Fantasyland | None
     units: Amount
     amount: Amount
 
     @property
-    def hand(self) -> Hand:
-        return self.assessment.hand
+    def name(self) -> str:
+        return self.seat.name
+
+    @property
+    def hand(self) -> Hand | None:
+        return self.seat.hand
 
     @property
     def foul(self) -> Foul | None:
-        return self.assessment.foul
+        return self.assessment.foul if self.assessment else None
 
 
-class PairResult(namedtuple("PairResult", "a b rows row_units bonus royalties units stake amount")):
-    """One pair, from ``a``'s side: ``units`` is what b pays a (negative when a pays)."""
+class PairResult(
+    namedtuple(
+        "PairResult",
+        "a b decided_by rows row_units bonus royalties multiplier natural surrender units stake amount",
+    )
+):
+    """One pair, from ``a``'s side: ``units`` is what b pays a (negative when a
+    pays).  ``decided_by`` is ``natural``, ``surrender`` or ``rows``; then
+    ``units = (row_units + bonus + royalties) * multiplier + natural + surrender``.
+    ``rows`` are front, middle, back as 1 won, 0 tied, -1 lost (all 0 when a
+    natural or a surrender decided the pair)."""
 
     __slots__ = ()
     a: str
     b: str
-    rows: tuple[int, int, int]  # front, middle, back: 1 won, 0 tied, -1 lost
-    row_units: Amount
+    decided_by: str
+    rows: tuple[int, int, int]
+    row_units: Amount  # 1 a row won, -1 a row lost
     bonus: Amount  # the method's bonus (2-4 overall unit, 1-6 scoop)
-    royalties: Amount  # a's royalties less b's
+    royalties: Amount  # holder: a's royalties less b's; row modes: the row winners' extra
+    multiplier: int  # 1; 2 for a scoop that doubles; 4 with a home run
+    natural: Amount
+    surrender: Amount
     units: Amount
     stake: Amount
     amount: Amount
 
 
-class Settlement(namedtuple("Settlement", "rules stake players pairs")):
+class OwnerTotal(namedtuple("OwnerTotal", "name units amount")):
+    """A player's total over all their hands (criss-cross) or their one hand."""
 
+    __slots__ = ()
+    name: str
+    units: Amount
+    amount: Amount
+
+
+class Settlement(namedtuple("Settlement", "rules stake players pairs owners")):
     __slots__ = ()
     rules: RuleSet
     stake: Amount
     players: tuple[PlayerResult, ...]
     pairs: tuple[PairResult, ...]
+    owners: tuple[OwnerTotal, ...]
+
+
+# One hand ---------------------------------------------------------------------------
 
 
 def royalty(rules: RuleSet, row_name: str, value: int) -> Amount:
-    """The royalty a row of this value holds under ``rules`` (0 without royalties)."""
-    if rules.royalties.mode == "none":
+    """The royalty a row of this poker value holds under ``rules``, before the
+    spade bonus and ``max_per_hand`` (0 without royalties)."""
+    if rules.royalties.mode == "none" or (row_name == "middle" and rules.low_middle):
         return 0
     kind = category(value)
     # A front's table key is its group: QQ for a pair of queens, 777 for trips.
@@ -107,19 +175,101 @@ def royalty(rules: RuleSet, row_name: str, value: int) -> Amount:
     return rules.royalties.table.lookup(row_name, kind, ranks)
 
 
+def _royalties(rules: RuleSet, hand: Hand, plains: tuple[int, int, int]) -> list[Amount]:
+    amounts = [royalty(rules, name, plain) for name, plain in zip(ROW_NAMES, plains)]
+    if rules.royalties.spade_bonus:  # doubled before max_per_hand picks the largest
+        amounts = [a * 2 if any(str(c) == _TWO_OF_SPADES for c in row) else a for a, row in zip(amounts, hand.rows)]
+    keep = rules.royalties.max_per_hand
+    if keep and sum(1 for amount in amounts if amount) > keep:
+        ranked = sorted(range(3), key=lambda i: (amounts[i], -i), reverse=True)[:keep]
+        amounts = [amount if i in ranked else 0 for i, amount in enumerate(amounts)]
+    return amounts
+
+
 def assess(hand: Hand, rules: RuleSet) -> Assessment:
-    """Evaluate a hand's rows, find a foul, and price its royalties (0 when fouled)."""
-    values = (
+    """Evaluate a hand's rows under the rules' variants, find a foul, and price
+    its royalties (0 when fouled)."""
+    plains = (
         evaluate3([card.code for card in hand.front]),
         evaluate5([card.code for card in hand.middle]),
         evaluate5([card.code for card in hand.back]),
     )
-    foul = find_foul(*values)
+    front, middle, back = plains
+    if rules.wheel == "second":
+        middle, back = wheel_second(middle), wheel_second(back)
+    foul = find_foul(front, middle, back, rules.low_middle)
+    if rules.low_middle:  # lower wins: negate, so that greater is still better
+        middle = -deuce_to_seven(plains[1])
+    royalties = [0, 0, 0] if foul else _royalties(rules, hand, plains)
     rows = tuple(
-        Row(name, cards, value, 0 if foul else royalty(rules, name, value))
-        for name, cards, value in zip(ROW_NAMES, hand.rows, values)
+        Row(name, cards, value, plain, amount)
+        for name, cards, value, plain, amount in zip(ROW_NAMES, hand.rows, (front, middle, back), plains, royalties)
     )
     return Assessment(hand, rows, foul)  # type: ignore[arg-type]
+
+
+_FRONT_QUALIFIES = {"QQ": 14, "KK": 15, "AA": 16}  # progressive card counts; trips 17
+
+
+def fantasyland(assessment: Assessment | None, rules: RuleSet, playing: bool) -> Fantasyland | None:
+    """Fantasyland next deal (RULES.md 9), or None when the rules have none."""
+    if rules.fantasyland == "none":
+        return None
+    if assessment is None or assessment.foul:
+        return Fantasyland(playing, False, None)
+    front, middle, back = (row.plain >> 20 for row in assessment.rows)
+    progressive = rules.fantasyland == "progressive"
+    if playing:  # stay: trips in front, full house or better in the middle, quads or better in the back
+        stays = front == 3 or middle >= 6 or back >= 7
+        return Fantasyland(True, stays, (14 if progressive else 13) if stays else None)
+    if front == 3:
+        return Fantasyland(False, True, 17 if progressive else 13)
+    ranks = rank_letters(assessment.rows[0].plain).replace("-", "")[:2]
+    if front == 1 and ranks in _FRONT_QUALIFIES:
+        return Fantasyland(False, True, _FRONT_QUALIFIES[ranks] if progressive else 13)
+    return Fantasyland(False, False, None)
+
+
+def natural_claim(seat: Seat, rules: RuleSet) -> Natural | None:
+    """The natural a seat plays, or None (surrendered, waived, or none made).
+    An unset hand that makes no natural cannot be played: that is an error."""
+    if seat.surrendered or seat.waive:
+        return None
+    found = detect(seat.cards, seat.hand, rules)
+    if found is None and seat.hand is None:
+        raise DealError(
+            f"{seat.name}: 13 cards without rows are not a natural under the {rules.id} rules: "
+            "set the hand as front / middle / back"
+        )
+    return found
+
+
+class HandReport(namedtuple("HandReport", "hand cards assessment natural fantasyland")):
+    """One hand judged on its own, for ``cpscore check``."""
+
+    __slots__ = ()
+    hand: Hand | None
+    cards: tuple[Card, ...]
+    assessment: Assessment | None
+    natural: Natural | None
+    fantasyland: Fantasyland | None
+
+
+def check_hand(hand_or_cards: Hand | tuple[Card, ...], rules: RuleSet, playing_fantasyland: bool = False) -> HandReport:
+    """Rows, foul, royalties, the natural the cards make and Fantasyland for one
+    hand.  An unset hand that makes no natural is an error."""
+    hand = hand_or_cards if isinstance(hand_or_cards, Hand) else None
+    cards = hand.cards() if hand else tuple(hand_or_cards)
+    natural = detect(cards, hand, rules)
+    if hand is None and natural is None:
+        raise DealError(
+            f"13 cards without rows are not a natural under the {rules.id} rules: set the hand as front / middle / back"
+        )
+    assessment = assess(hand, rules) if hand else None
+    return HandReport(hand, cards, assessment, natural, fantasyland(assessment, rules, playing_fantasyland))
+
+
+# One pair ---------------------------------------------------------------------------
 
 
 def compare_rows(a: Assessment, b: Assessment) -> tuple[int, int, int]:
@@ -143,17 +293,32 @@ def method_bonus(method: str, rows: tuple[int, int, int]) -> Amount:
     return 0
 
 
-def settle_pair(a: Assessment, b: Assessment, rules: RuleSet) -> tuple[tuple[int, int, int], Amount, Amount, Amount]:
-    """Rows, row units, method bonus and royalties for one pair, from a's side."""
-    rows = compare_rows(a, b)
-    row_units = sum(rows)
-    bonus = method_bonus(rules.method, rows)
-    royalties: Amount = 0
-    if rules.royalties.mode == "holder":
-        royalties = a.royalty_total - b.royalty_total
-    elif rules.royalties.mode != "none":
-        raise NotImplementedError(f"royalty mode {rules.royalties.mode!r}")
-    return rows, row_units, bonus, royalties
+def royalty_units(rules: RuleSet, a: Assessment, b: Assessment, rows: tuple[int, int, int]) -> Amount:
+    """Royalty units from a's side (RULES.md 6).  In the row modes this is what
+    a row's winner collects beyond the 1 unit the row is worth."""
+    mode = rules.royalties.mode
+    if mode == "none":
+        return 0
+    if mode == "holder":
+        return a.royalty_total - b.royalty_total
+    total: Amount = 0
+    for outcome, mine, theirs in zip(rows, a.rows, b.rows):
+        if outcome == 0:
+            continue
+        winner, loser = (mine, theirs) if outcome > 0 else (theirs, mine)
+        extra: Amount = 0
+        if winner.royalty and not (rules.royalties.cancel_when_both and loser.royalty):
+            extra = winner.royalty if mode == "row-bonus" else winner.royalty - 1
+        total += extra * outcome
+    return total
+
+
+def _scoops(rows: tuple[int, int, int]) -> int:
+    """1 if a scooped b, -1 if b scooped a, else 0."""
+    return 1 if rows == (1, 1, 1) else -1 if rows == (-1, -1, -1) else 0
+
+
+# The deal ---------------------------------------------------------------------------
 
 
 def settle(
@@ -162,26 +327,103 @@ def settle(
     stake: Amount = 1,
     pair_stakes: Mapping[frozenset[str], Amount] | None = None,
 ) -> Settlement:
-    """Settle every pair of the deal; ``pair_stakes`` maps ``{a, b}`` to the
-    money per unit for that pair, overriding ``stake``."""
+    """Settle every pair of hands of different players.  ``pair_stakes`` maps
+    ``{a, b}`` (player names) to the money per unit for that pair, overriding
+    ``stake``."""
     pair_stakes = pair_stakes or {}
-    assessments = [assess(seat.hand, rules) for seat in deal.seats]
-    names = deal.names()
-    totals: dict[str, Amount] = {name: 0 for name in names}
-    money: dict[str, Amount] = {name: 0 for name in names}
+    seats = deal.seats
+    if any(seat.surrendered for seat in seats) and rules.surrender is None:
+        name = next(seat.name for seat in seats if seat.surrendered)
+        raise DealError(f"{name} surrenders, but the {rules.id} rules have no surrender")
+    naturals = [natural_claim(seat, rules) for seat in seats]
+    assessments = [
+        assess(seat.hand, rules) if seat.hand is not None and natural is None and not seat.surrendered else None
+        for seat, natural in zip(seats, naturals)
+    ]
+    # Pairs whose rows are played, and who scooped whom (for the multipliers).
+    played = {}
+    for i, j in _pairs(seats):
+        if assessments[i] is not None and assessments[j] is not None:
+            played[i, j] = compare_rows(assessments[i], assessments[j])
+    home_run = [_home_run(i, seats, played) for i in range(len(seats))] if rules.home_run else [False] * len(seats)
+
+    totals: list[Amount] = [0] * len(seats)
+    money: list[Amount] = [0] * len(seats)
     pairs = []
-    for i, a in enumerate(assessments):
-        for j in range(i + 1, len(assessments)):
-            rows, row_units, bonus, royalties = settle_pair(a, assessments[j], rules)
-            units = row_units + bonus + royalties
-            pair_stake = pair_stakes.get(frozenset((names[i], names[j])), stake)
-            amount = units * pair_stake
-            pairs.append(PairResult(names[i], names[j], rows, row_units, bonus, royalties, units, pair_stake, amount))
-            totals[names[i]] += units
-            totals[names[j]] -= units
-            money[names[i]] += amount
-            money[names[j]] -= amount
+    for i, j in _pairs(seats):
+        a, b = seats[i], seats[j]
+        result = _settle_pair(i, j, seats, naturals, assessments, played, home_run, rules)
+        pair_stake = pair_stakes.get(frozenset((a.owner, b.owner)), stake)
+        decided_by, rows, row_units, bonus, royalties, multiplier, natural, surrender = result
+        units = (row_units + bonus + royalties) * multiplier + natural + surrender
+        amount = units * pair_stake
+        pairs.append(
+            PairResult(a.name, b.name, decided_by, rows, row_units, bonus, royalties, multiplier, natural, surrender,
+                       units, pair_stake, amount)
+        )
+        totals[i] += units
+        totals[j] -= units
+        money[i] += amount
+        money[j] -= amount
     players = tuple(
-        PlayerResult(name, assessment, totals[name], money[name]) for name, assessment in zip(names, assessments)
+        PlayerResult(seat, assessment, natural, fantasyland(assessment, rules, seat.fantasyland), units, amount)
+        for seat, assessment, natural, units, amount in zip(seats, assessments, naturals, totals, money)
     )
-    return Settlement(rules, stake, players, tuple(pairs))
+    owners = []
+    for name in deal.owners():
+        mine = [player for player in players if player.seat.owner == name]
+        owners.append(OwnerTotal(name, sum(p.units for p in mine), sum(p.amount for p in mine)))
+    return Settlement(rules, stake, players, tuple(pairs), tuple(owners))
+
+
+def _pairs(seats: tuple[Seat, ...]):
+    """Seat index pairs (i < j) of hands of different players."""
+    for i in range(len(seats)):
+        for j in range(i + 1, len(seats)):
+            if seats[i].owner != seats[j].owner:
+                yield i, j
+
+
+def _home_run(index: int, seats, played) -> bool:
+    """Whether this hand scoops every opponent, with at least two opponents
+    (an opponent with a natural or a surrender is not scooped)."""
+    opponents = [other for other in range(len(seats)) if seats[other].owner != seats[index].owner]
+    if len(opponents) < 2:
+        return False
+    for other in opponents:
+        i, j = min(index, other), max(index, other)
+        rows = played.get((i, j))
+        if rows is None or _scoops(rows) != (1 if index == i else -1):
+            return False
+    return True
+
+
+def _settle_pair(i, j, seats, naturals, assessments, played, home_run, rules):
+    """(decided_by, rows, row_units, bonus, royalties, multiplier, natural, surrender) from i's side."""
+    no_rows = (0, 0, 0)
+    natural_a, natural_b = naturals[i], naturals[j]
+    if natural_a or natural_b:  # RULES.md 7: the natural collects its own value; no multipliers
+        if natural_a and natural_b:
+            outcome = compare(natural_a, natural_b)
+            units = natural_a.units if outcome > 0 else -natural_b.units if outcome < 0 else 0
+        else:
+            units = natural_a.units if natural_a else -natural_b.units
+        return "natural", no_rows, 0, 0, 0, 1, units, 0
+    a, b = seats[i], seats[j]
+    if a.surrendered or b.surrendered:  # RULES.md 4, step 2
+        fouled_a = assessments[i] is not None and assessments[i].foul is not None
+        fouled_b = assessments[j] is not None and assessments[j].foul is not None
+        if (a.surrendered and b.surrendered) or (a.surrendered and fouled_b) or (b.surrendered and fouled_a):
+            units = 0
+        else:
+            units = -rules.surrender if a.surrendered else rules.surrender
+        return "surrender", no_rows, 0, 0, 0, 1, 0, units
+    rows = played[i, j]
+    multiplier = 1
+    scoop = _scoops(rows)
+    if scoop and rules.scoop_doubles:  # RULES.md 8
+        multiplier *= 2
+    if scoop and home_run[i if scoop > 0 else j]:
+        multiplier *= 2
+    royalties = royalty_units(rules, assessments[i], assessments[j], rows)
+    return "rows", rows, sum(rows), method_bonus(rules.method, rows), royalties, multiplier, 0, 0

@@ -4,12 +4,9 @@ Run ``python -m cpscore.tablegen`` after changing the value scale; a test
 checks that the shipped module equals a fresh build, so the package never
 builds tables at import time.
 
-The value scale (greater is stronger) is ``category << 20`` plus five 4-bit
-rank digits, most significant first: the rank groups, biggest group first
-and then by rank.  A straight has one digit, its top card (5 for the wheel).
-Three-card rows use the same scale with their digits followed by zeros, so
-a front compares with a middle as RULES.md 2 says: equal leading ranks leave
-the middle higher.
+The value scale is described in ``cpscore.values``.  Three-card rows use it
+with their digits followed by zeros, so a front compares with a middle as
+RULES.md 2 says: equal leading ranks leave the middle higher.
 
 Keys are the product of one prime per rank (2 for a deuce ... 41 for an ace),
 unique per multiset of ranks.
@@ -22,19 +19,22 @@ import pathlib
 import sys
 from collections import Counter
 
+from cpscore.values import (
+    FLUSH,
+    FULL_HOUSE,
+    HIGH_CARD,
+    PAIR,
+    QUADS,
+    STRAIGHT,
+    STRAIGHT_FLUSH,
+    TRIPS,
+    TWO_PAIR,
+    encode,
+)
+
 PRIMES = (2, 3, 5, 7, 11, 13, 17, 19, 23, 29, 31, 37, 41)  # rank 2 .. ace
 RANKS = range(2, 15)
-HIGH_CARD, PAIR, TWO_PAIR, TRIPS, STRAIGHT, FLUSH, FULL_HOUSE, QUADS, STRAIGHT_FLUSH = range(9)
-CATEGORY_SHIFT = 20
-WHEEL = frozenset((14, 2, 3, 4, 5))
-
-
-def encode(category: int, digits: list[int]) -> int:
-    """A value on the shared scale from a category and up to five rank digits."""
-    value = category
-    for position in range(5):
-        value = (value << 4) | (digits[position] if position < len(digits) else 0)
-    return value
+WHEEL_RANKS = frozenset((14, 2, 3, 4, 5))
 
 
 def _key(ranks: tuple[int, ...]) -> int:
@@ -54,7 +54,7 @@ def _straight_top(ranks: tuple[int, ...]) -> int | None:
     distinct = set(ranks)
     if len(distinct) != 5:
         return None
-    if distinct == WHEEL:
+    if distinct == WHEEL_RANKS:
         return 5
     return max(distinct) if max(distinct) - min(distinct) == 4 else None
 

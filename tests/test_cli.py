@@ -70,15 +70,15 @@ def test_score_ofc_with_stakes_exact():
     assert out == """\
 Rules: ofc (open-face 1-6 with the standard OFC royalty table, paid by holder)
 
-Player    Front      Middle          Back            Foul      Royalties
---------  ---------  --------------  --------------  ------  -----------
-Amy       Ks Kd 4c   9h 9c 5d 5s 2c  Ah Ad Ac 7s 7d                   14
+Player    Front      Middle          Back            Notes           Royalties
+--------  ---------  --------------  --------------  ------------  -----------
+Amy       Ks Kd 4c   9h 9c 5d 5s 2c  Ah Ad Ac 7s 7d  FL next (13)           14
           pair +8    two pair        full house +6
-Bob       Qs Jd 3c   Th Tc 8d 8s 3d  Kh Qh Jh 8h 2h                    4
+Bob       Qs Jd 3c   Th Tc 8d 8s 3d  Kh Qh Jh 8h 2h                          4
           high card  two pair        flush +4
-Cy        As 6d 2s   6c 6h 4d 4s 3s  Js Ts 9s 8c 7c                    2
+Cy        As 6d 2s   6c 6h 4d 4s 3s  Js Ts 9s 8c 7c                          2
           high card  two pair        straight +2
-Dan       Qd Qc 3h   Jc Td 9d 6s 5c  Kc 7h 5h 4h 2d  FOUL              0
+Dan       Qd Qc 3h   Jc Td 9d 6s 5c  Kc 7h 5h 4h 2d  FOUL                    0
           pair       high card       high card
 
 Dan fouled: front pair of queens (Q-Q-3) beats middle jack high (J-T-9-6-5)
@@ -131,14 +131,25 @@ def test_score_json_shape():
     assert data["pairs"][0] == {
         "a": "Ann",
         "b": "Ben",
+        "decided_by": "rows",
         "rows": [1, 1, 1],
         "row_units": 3,
         "bonus": 3,
         "royalties": 23,
+        "multiplier": 1,
+        "natural": 0,
+        "surrender": 0,
         "units": 29,
         "stake": 1,
         "amount": 29,
     }
+    assert ann["fantasyland"] == {"playing": False, "next": True, "cards": 13, "status": "enters"}
+    assert (ann["natural"], ann["surrendered"], ann["waived"], ann["owner"]) == (None, False, False, "Ann")
+    assert data["totals"] == [
+        {"name": "Ann", "units": 60, "amount": 60},
+        {"name": "Ben", "units": -26, "amount": -26},
+        {"name": "Cat", "units": -34, "amount": -34},
+    ]
     assert sum(player["units"] for player in data["players"]) == 0
 
 
@@ -156,9 +167,10 @@ def test_json_fouled_hand_and_decimal_numbers():
 
 def test_score_csv_exact():
     assert ok("score", "--format", "csv", "--stake", "10", AMY, BOB) == (
-        "player,hand,foul,front category,middle category,back category,royalties,units,amount,vs Amy,vs Bob\n"
-        "Amy,Ks Kd 4c / 9h 9c 5d 5s 2c / Ah Ad Ac 7s 7d,no,pair,two-pair,full-house,0,2,20,,2\n"
-        "Bob,Qs Jd 3c / Th Tc 8d 8s 3d / Kh Qh Jh 8h 2h,no,high-card,two-pair,flush,0,-2,-20,-2,\n"
+        "player,hand,foul,front category,middle category,back category,natural,surrendered,royalties,units,amount,"
+        "vs Amy,vs Bob\n"
+        "Amy,Ks Kd 4c / 9h 9c 5d 5s 2c / Ah Ad Ac 7s 7d,no,pair,two-pair,full-house,,no,0,2,20,,2\n"
+        "Bob,Qs Jd 3c / Th Tc 8d 8s 3d / Kh Qh Jh 8h 2h,no,high-card,two-pair,flush,,no,0,-2,-20,-2,\n"
     )
 
 
@@ -174,6 +186,7 @@ back    As Ks Qh Jd Tc  ace-high straight          A-K-Q-J-T          2
 
 Legal: the back is at least the middle, the middle at least the front.
 Royalties: 9
+Fantasyland: enters Fantasyland next deal with 13 cards
 """
 
 
@@ -214,10 +227,10 @@ def test_check_json():
         (["score", "--pair-stake", "Amy:Zed=3", AMY, BOB], "Error: --pair-stake names 'Zed', who is not in the deal (players: Amy, Bob)"),
         (["score", "missing.txt"], "Error: cannot read deal file 'missing.txt': no such file"),
         (["score", "--style", "nope", AMY, BOB], "Error: Invalid value for '--style': 'nope' is not a table style"),
-        (["score", "Amy=Ks Kd 4c 9h 9c 5d 5s 2c Ah Ad Ac 7s 7d", BOB], "Error: Amy: 13 cards without rows: set the hand as front / middle / back"),
+        (["score", "Amy=Ks Kd 4c 9h 9c 5d 5s 2c Ah Ad Ac 7s 7d", BOB], "Error: Amy: 13 cards without rows are not a natural under the 2-4 rules: set the hand as front / middle / back"),
         (["score", "--format", "xml", AMY, BOB], "Error: Invalid value for '--format'"),
         (["check", "Ks Kd 4c / 9h 9c 5d 5s 2c / Ah Ad Ac 7s 7x"], "Error: back: unknown card '7x'"),
-        (["check", "Ks Kd 4c 9h 9c 5d 5s 2c Ah Ad Ac 7s 7d"], "Error: 13 cards without rows"),
+        (["check", "Ks Kd 4c 9h 9c 5d 5s 2c Ah Ad Ac 7s 7d"], "Error: 13 cards without rows are not a natural under the 2-4 rules"),
         (["check"], "Error: Missing argument 'HAND'"),
     ],
     ids=[

@@ -1,0 +1,243 @@
+"""Naturals: special 13-card hands paid before any row is played (RULES.md 7).
+
+:func:`detect` finds the most valuable natural a hand claims under a rule
+set; :func:`compare` settles two naturals against each other.  Row-based
+naturals (three straights, three flushes, three straight flushes) use the
+rows as set for a set hand; for an unset hand any arrangement counts and the
+strongest one (back first, then middle, then front) breaks ties.
+
+>>> from cpscore.cards import parse_cards
+>>> from cpscore.rules import get_rules
+>>> detect(parse_cards("2h 3d 4c 5s 6h 7d 8c 9s Th Jd Qc Ks Ah"), None, get_rules("2-4")).id
+'dragon'
+>>> detect(parse_cards("2h 2d 4c 4s 6h 6d 8c 8s Th Td Qc Qs Ah"), None, get_rules("taiwanese")).units
+6
+"""
+
+from __future__ import annotations
+
+import itertools
+from collections import Counter, namedtuple
+from collections.abc import Sequence
+
+from cpscore.amounts import Amount
+from cpscore.cards import Card, Hand
+from cpscore.hands import evaluate5
+from cpscore.rules import NATURALS, RuleSet
+from cpscore.values import FLUSH, STRAIGHT, STRAIGHT_FLUSH, encode
+
+#: RULES.md 7 lists all-high and all-low on one line: they rank alike.
+_LINE = {natural: index for index, natural in enumerate(NATURALS)}
+_LINE["all-low"] = _LINE["all-high"]
+_ROW_BASED = {"three-straight-flushes": "straight-flush", "three-straights": "straight", "three-flushes": "flush"}
+
+
+class Natural(namedtuple("Natural", "id units key rows")):
+    """A claimed natural: its id, its units under the rules, the key that breaks
+    a tie with the same natural (``None`` where RULES.md gives no tie-break),
+    and for a row-based natural the rows it was made with (back, middle, front)."""
+
+    __slots__ = ()
+    id: str
+    units: Amount
+    key: tuple | None
+    rows: tuple[tuple[Card, ...], ...] | None
+
+
+def compare(a: Natural, b: Natural) -> int:
+    """1 if ``a`` collects from ``b``, -1 if it pays, 0 for a tie (RULES.md 7)."""
+    if a.id != b.id:
+        strength_a, strength_b = (a.units, -_LINE[a.id]), (b.units, -_LINE[b.id])
+        return (strength_a > strength_b) - (strength_a < strength_b)
+    if a.key is None:
+        return 0
+    return (a.key > b.key) - (a.key < b.key)
+
+
+def detect(cards: Sequence[Card], hand: Hand | None, rules: RuleSet) -> Natural | None:
+    """The most valuable natural the 13 ``cards`` claim under ``rules``, or None.
+    ``hand`` is the set hand (its rows count for row-based naturals), or None
+    for an unset hand."""
+    enabled = rules.naturals
+    if not enabled:
+        return None
+    ranks = [card.rank.number for card in cards]
+    counts = Counter(ranks)
+    claims = []
+    for natural in sorted(enabled, key=lambda n: (-enabled[n], _LINE[n])):
+        if claims and (enabled[natural], -_LINE[natural]) < (claims[0].units, -_LINE[claims[0].id]):
+            break  # every later natural is worth less than one already claimed
+        found = _claim(natural, cards, ranks, counts, hand, rules)
+        if found is not None:
+            claims.append(Natural(natural, enabled[natural], *found))
+    return claims[0] if claims else None
+
+
+def _claim(natural, cards, ranks, counts, hand, rules):
+    """(key, rows) when the cards make ``natural``, else None."""
+    if natural in _ROW_BASED:
+        return _rows_claim(_ROW_BASED[natural], cards, hand, rules.ace_high_front_straight)
+    if natural == "clean-dragon":
+        made = len(counts) == 13 and len({card.suit for card in cards}) == 1
+    elif natural == "dragon":
+        made = len(counts) == 13
+    elif natural == "twelve-royals":
+        made = min(ranks) >= 11
+    elif natural == "three-quads":
+        made = sum(count == 4 for count in counts.values()) >= 3
+    elif natural == "all-high":
+        made = min(ranks) >= 8
+    elif natural == "all-low":
+        made = max(ranks) <= 8
+    elif natural == "one-colour":
+        made = len({card.suit.red for card in cards}) == 1
+    elif natural == "four-trips":
+        made = sum(count >= 3 for count in counts.values()) >= 4
+    elif natural == "six-pairs":
+        pairs = sorted((rank for rank, count in counts.items() for _ in range(count // 2)), reverse=True)
+        if len(pairs) < 6:
+            return None
+        odd = max(rank for rank, count in counts.items() if count % 2)
+        return (tuple(pairs), odd), None
+    elif natural == "no-broadway":
+        made = not counts.keys() & {11, 12, 13}
+    else:  # pragma: no cover - NATURALS and this function name the same ids
+        raise ValueError(natural)
+    return (None, None) if made else None
+
+
+# Row-based naturals ------------------------------------------------------------------
+
+
+def _is_straight3(ranks: list[int], ace_high: bool) -> bool:
+    low, mid, high = sorted(ranks)
+    if high - mid == 1 and mid - low == 1:
+        return ace_high or high != 14
+    return (low, mid, high) == (2, 3, 14)  # A-2-3
+
+
+def _front_value(cards: Sequence[Card], kind: str, ace_high: bool) -> int | None:
+    """A three-card row's value as the row it is, if it is of ``kind``: a straight
+    by its top card (A-2-3 lowest), a flush by its ranks."""
+    ranks = [card.rank.number for card in cards]
+    straight = _is_straight3(ranks, ace_high)
+    flush = len({card.suit for card in cards}) == 1
+    top = 3 if sorted(ranks) == [2, 3, 14] else max(ranks)
+    if straight and flush:
+        return encode(STRAIGHT_FLUSH, [top])
+    if kind == "straight-flush":
+        return None
+    if straight and kind == "straight":
+        return encode(STRAIGHT, [top])
+    if flush and kind == "flush":
+        return encode(FLUSH, sorted(ranks, reverse=True))
+    return None
+
+
+def _five_value(cards: Sequence[Card], kind: str) -> int | None:
+    value = evaluate5([card.code for card in cards])
+    category = value >> 20
+    if kind == "straight-flush":
+        return value if category == STRAIGHT_FLUSH else None
+    if kind == "straight":
+        return value if category in (STRAIGHT, STRAIGHT_FLUSH) else None
+    return value if category in (FLUSH, STRAIGHT_FLUSH) else None
+
+
+def _rows_claim(kind: str, cards: Sequence[Card], hand: Hand | None, ace_high: bool):
+    """(key, rows) for three rows of ``kind``: the set rows of a set hand, or the
+    strongest arrangement of an unset one."""
+    if hand is not None:
+        back, middle = _five_value(hand.back, kind), _five_value(hand.middle, kind)
+        front = _front_value(hand.front, kind, ace_high)
+        if None in (back, middle, front):
+            return None
+        return (back, middle, front), (hand.back, hand.middle, hand.front)
+    if not _possible(kind, cards, ace_high):
+        return None
+    return _strongest(kind, cards, ace_high)
+
+
+_FIVE_WINDOWS = [tuple(range(top - 4, top + 1)) for top in range(6, 15)] + [(14, 2, 3, 4, 5)]
+
+
+def _possible(kind: str, cards: Sequence[Card], ace_high: bool) -> bool:
+    """A quick test on rank and suit counts alone: can the cards be split into
+    rows of ``kind`` at all?  Most hands are rejected here, before any
+    arrangement of the cards themselves is tried."""
+    if kind == "flush":
+        return _splits(sorted(Counter(card.suit for card in cards).values(), reverse=True), [5, 5, 3])
+    five = _FIVE_WINDOWS
+    if kind == "straight":
+        have = Counter(card.rank.number for card in cards)
+        windows = [Counter(window) for window in five]
+    else:  # straight flushes: each row is a run within one suit
+        have = Counter((card.suit, card.rank.number) for card in cards)
+        windows = [Counter((suit, rank) for rank in window) for suit in {c.suit for c in cards} for window in five]
+    for back in windows:
+        if back - have:
+            continue
+        after_back = have - back
+        for middle in windows:
+            if middle - after_back:
+                continue
+            front = list((after_back - middle).elements())
+            if kind == "straight" and _is_straight3(front, ace_high):
+                return True
+            if kind == "straight-flush" and len({suit for suit, _ in front}) == 1:
+                if _is_straight3([rank for _, rank in front], ace_high):
+                    return True
+    return False
+
+
+def _splits(sizes: list[int], rows: list[int]) -> bool:
+    """Whether suit counts ``sizes`` split exactly into the row sizes, each row
+    within one suit."""
+    if not rows:
+        return not any(sizes)
+    row, rest = rows[0], rows[1:]
+    return any(
+        _splits(sizes[:i] + [size - row] + sizes[i + 1 :], rest) for i, size in enumerate(sizes) if size >= row
+    )
+
+
+def _strongest(kind: str, cards: Sequence[Card], ace_high: bool):
+    """The arrangement into rows of ``kind`` with the strongest back, then middle,
+    then front: (key, rows), or None when there is none."""
+    best = None
+    backs = [(value, combo) for combo in _candidates(cards, kind) if (value := _five_value(combo, kind)) is not None]
+    backs.sort(key=lambda item: item[0], reverse=True)
+    for back_value, back in backs:
+        if best is not None and back_value < best[0][0]:
+            break
+        rest = [card for card in cards if card not in back]
+        for middle in itertools.combinations(rest, 5):
+            middle_value = _five_value(middle, kind)
+            if middle_value is None or (best is not None and (back_value, middle_value) < best[0][:2]):
+                continue
+            front = tuple(card for card in rest if card not in middle)
+            front_value = _front_value(front, kind, ace_high)
+            if front_value is None:
+                continue
+            key = (back_value, middle_value, front_value)
+            if best is None or key > best[0]:
+                best = (key, (back, middle, front))
+    return best
+
+
+def _candidates(cards: Sequence[Card], kind: str):
+    """Five-card rows of ``kind`` (or a superset) to try as the back."""
+    if kind == "straight":
+        by_rank: dict[int, list[Card]] = {}
+        for card in cards:
+            by_rank.setdefault(card.rank.number, []).append(card)
+        five = _FIVE_WINDOWS
+        for window in five:
+            if all(rank in by_rank for rank in window):
+                yield from itertools.product(*(by_rank[rank] for rank in window))
+        return
+    by_suit: dict[object, list[Card]] = {}
+    for card in cards:
+        by_suit.setdefault(card.suit, []).append(card)
+    for suited in by_suit.values():
+        yield from itertools.combinations(suited, 5)

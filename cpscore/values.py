@@ -1,0 +1,25 @@
+"""The value scale of rows, shared by the evaluator and its table generator.
+
+A value is ``category << 20`` plus five 4-bit rank digits, most significant
+first: the rank groups, biggest group first and then by rank.  A straight has
+one digit, its top card (5 for the wheel).  Three-card rows use the same scale
+with their digits followed by zeros.  Greater is stronger; equal values tie.
+
+>>> encode(PAIR, [13, 14]) > encode(PAIR, [13, 12, 7, 3])
+True
+"""
+
+HIGH_CARD, PAIR, TWO_PAIR, TRIPS, STRAIGHT, FLUSH, FULL_HOUSE, QUADS, STRAIGHT_FLUSH = range(9)
+CATEGORY_SHIFT = 20
+
+
+def encode(category: int, digits: list[int] | tuple[int, ...]) -> int:
+    """A value from a category and up to five rank digits (2-14)."""
+    value = category
+    for position in range(5):
+        value = (value << 4) | (digits[position] if position < len(digits) else 0)
+    return value
+
+
+WHEEL = encode(STRAIGHT, [5])
+STEEL_WHEEL = encode(STRAIGHT_FLUSH, [5])
