@@ -117,9 +117,12 @@ _RULESET_DEFAULTS = {
 }
 
 
-class RuleSet(namedtuple("RuleSet", ["id", "summary", *_RULESET_DEFAULTS], defaults=_RULESET_DEFAULTS.values())):
+class RuleSet(
+    namedtuple("RuleSet", ["id", "summary", *_RULESET_DEFAULTS, "preset"], defaults=(*_RULESET_DEFAULTS.values(), ""))
+):
     """Everything that decides a settlement (RULES.md 11).  Build one from
-    settings with :func:`from_settings`, which validates every setting."""
+    settings with :func:`from_settings`, which validates every setting.
+    ``preset`` names the preset a house rule set started from."""
 
     __slots__ = ()
     id: str
@@ -135,6 +138,7 @@ class RuleSet(namedtuple("RuleSet", ["id", "summary", *_RULESET_DEFAULTS], defau
     low_middle: bool
     fantasyland: str
     max_players: int
+    preset: str
 
     def settings(self) -> dict[str, object]:
         """Every setting as nested plain data, the inverse of :func:`from_settings`
@@ -237,9 +241,10 @@ _TOP_KEYS = ("id", "summary", *_RULESET_DEFAULTS)
 _ROYALTY_KEYS = ("mode", "cancel_when_both", "max_per_hand", "spade_bonus", *ROW_TABLES)
 
 
-def from_settings(data: Mapping[str, object], source: str = "") -> RuleSet:
+def from_settings(data: Mapping[str, object], source: str = "", preset: str = "") -> RuleSet:
     """A validated :class:`RuleSet` from complete settings (the form
-    :meth:`RuleSet.settings` gives and the preset files use)."""
+    :meth:`RuleSet.settings` gives and the preset files use); ``preset`` is
+    the preset they started from (by default the rule set itself)."""
     top = _Settings(data, source)
     top.only(_TOP_KEYS)
     royalties = top.table("royalties")
@@ -272,6 +277,7 @@ def from_settings(data: Mapping[str, object], source: str = "") -> RuleSet:
         low_middle=top.flag("low_middle"),
         fantasyland=top.choice("fantasyland", FANTASYLAND),
         max_players=top.whole("max_players", 2, 4),
+        preset=preset or data["id"],
     )
 
 
@@ -337,7 +343,7 @@ def rules_from_toml(text: str, source: str, default_id: str = "house") -> RuleSe
         settings["id"] = default_id
     if "summary" not in overrides:
         settings["summary"] = f"{preset} with the changes in {source}"
-    return from_settings(settings, source)
+    return from_settings(settings, source, preset)
 
 
 def load_rules_file(path: str) -> RuleSet:
@@ -384,16 +390,15 @@ def _toml_value(value: object) -> str:
     return text(value)  # type: ignore[arg-type]
 
 
-def to_toml(rules: RuleSet, preset: str | None = None) -> str:
+def to_toml(rules: RuleSet) -> str:
     """Every setting of ``rules`` as a rule file a user can copy and edit."""
     settings = rules.settings()
     royalties = settings.pop("royalties")
     naturals = settings.pop("naturals")
-    base = preset or (rules.id if rules.id in preset_names() else DEFAULT_RULES)
     lines = [
         f"# cpscore rule set {rules.id!r}: every setting (RULES.md 11).",
         "# Save as a .toml file, change what your table plays, and use it with --rules FILE.",
-        f'preset = "{base}"',
+        f'preset = "{rules.preset}"',
         "# id and summary name the rule set in cpscore's output.",
     ]
     lines += [f"{key} = {_toml_value(value)}" for key, value in settings.items()]
