@@ -309,10 +309,13 @@ def test_python_dash_m():
 
 def test_every_command_has_help_and_is_documented():
     readme = (ROOT / "README.md").read_text(encoding="utf-8")
-    for name, command in main.commands.items():
-        assert command.help, name
-        assert f"cpscore {name}" in readme, name
-        assert ok(name, "--help").startswith(f"Usage: main {name}")
+    commands = [([name], command) for name, command in main.commands.items()]
+    commands += [([name, sub], command) for name, group in main.commands.items() for sub, command in getattr(group, "commands", {}).items()]
+    assert len(commands) == 4
+    for path, command in commands:
+        assert command.help, path
+        assert f"cpscore {' '.join(path)}" in readme, path
+        assert ok(*path, "--help").startswith(f"Usage: main {' '.join(path)}")
 
 
 @pytest.mark.parametrize("example", sorted(p.name for p in EXAMPLES.glob("*.txt")))
@@ -379,3 +382,151 @@ def test_deal_file_with_byte_order_mark(tmp_path):
     deal = tmp_path / "deal.txt"
     deal.write_bytes((EXAMPLES / "two-players.txt").read_text().encode("utf-8-sig"))
     assert ok("score", str(deal)) == TWO_PLAYERS_TABLE
+
+
+# Rule sets, naturals, surrender, fantasyland from the command line -----------------
+
+NATURALS_DEAL = """\
+Dee: 2h 2d 4c 4s 6h 6d 8c 8s Th Td Qc Qs Ah
+Eve: 3h 5h 7h / 3c 5c 7c 9c Tc / 2s 5s 7s 9s Js
+Fay: Kc Jh 9h / 3d 4d 5d 7d 9d / Ks Kh Kd Ac Ad
+"""
+
+
+def test_rules_lists_the_presets():
+    assert ok("rules") == (
+        "2-4          classic 2-4: 1 unit a row and 1 for winning two rows of three; no royalties\n"
+        "1-6          classic 1-6: 1 unit a row and 3 more for a scoop; no royalties\n"
+        "ofc          open-face 1-6 with the standard OFC royalty table, paid by holder\n"
+        "ofc-western  open-face 1-6 with the western royalty table, paid by holder\n"
+        "pineapple    Pineapple OFC: as ofc, at most 3 players, progressive fantasyland\n"
+        "taiwanese    Taiwanese: Eastern row values, scoops double, home run, Taiwanese naturals\n"
+    )
+
+
+def test_rules_show_is_a_rule_file(tmp_path):
+    shown = ok("rules", "show", "ofc")
+    assert shown.startswith("# cpscore rule set 'ofc': every setting (RULES.md 11).\n")
+    assert 'preset = "ofc"\n' in shown and "[royalties.front]" in shown and "AAA = 22\n" in shown
+    assert "dragon = false\n" in shown
+    copy = tmp_path / "copy.toml"
+    copy.write_text(shown.replace("quads = 10", "quads = 11"))
+    assert "quads = 11\n" in ok("rules", "show", str(copy))
+    out = ok("score", "--rules", str(copy), "--format", "json", str(EXAMPLES / "three-players.txt"))
+    assert json.loads(out)["players"][0]["royalties"]["back"] == 11
+
+
+def test_house_rules_example_scores():
+    out = ok("score", "--rules", str(EXAMPLES / "house-rules.toml"), "--format", "json", str(EXAMPLES / "three-players.txt"))
+    data = json.loads(out)
+    assert data["rules"] == "house"
+    assert [(p["name"], p["units"]) for p in data["players"]] == [("Ann", 48), ("Ben", -23), ("Cat", -25)]
+    assert [pair["multiplier"] for pair in data["pairs"]] == [4, 4, 1]
+
+
+def test_naturals_in_json_and_table():
+    data = json.loads(ok("score", "--rules", "taiwanese", "--format", "json", "-", input=NATURALS_DEAL))
+    dee, eve, fay = data["players"]
+    assert (dee["natural"], dee["natural_units"], dee["hand"], dee["rows"]) == ("six-pairs", 6, None, None)
+    assert len(dee["cards"]) == 13
+    assert (eve["natural"], eve["natural_arrangement"]) == ("three-flushes", "3h 5h 7h / 3c 5c 7c 9c Tc / 2s 5s 7s 9s Js")
+    assert fay["natural"] is None and fay["rows"]["back"]["category"] == "full-house"
+    assert [(p["decided_by"], p["natural"], p["units"]) for p in data["pairs"]] == [
+        ("natural", 6, 6),
+        ("natural", 6, 6),
+        ("natural", 3, 3),
+    ]
+    table = ok("score", "--rules", "1-6", "-", input=NATURALS_DEAL)
+    assert "Dee claims six pairs (3) with 2h 2d 4c 4s 6h 6d 8c 8s Th Td Qc Qs Ah" in table
+    assert "(unset)" in table and "three flushes" in table
+
+
+def test_waive_surrender_and_fantasyland_flags():
+    data = json.loads(
+        ok("score", "--rules", "1-6", "--waive", "Eve", "--surrender", "Gil", "--format", "json", "-", input=NATURALS_DEAL)
+    )
+    assert [(p["name"], p["units"]) for p in data["players"]] == [("Dee", 9), ("Eve", -1), ("Fay", 1), ("Gil", -9)]
+    gil = data["players"][3]
+    assert (gil["surrendered"], gil["hand"], gil["cards"]) == (True, None, [])
+    assert data["players"][1]["waived"] is True
+    out = ok("score", "--rules", "pineapple", "--fantasyland", "Ann", "--format", "json", str(EXAMPLES / "three-players.txt"))
+    assert json.loads(out)["players"][0]["fantasyland"] == {"playing": True, "next": True, "cards": 14, "status": "stays"}
+
+
+def test_deal_file_markers(tmp_path):
+    deal = tmp_path / "deal.txt"
+    deal.write_text(
+        "Amy: Ks Kd 4c / 9h 9c 5d 5s 2c / Ah Ad Ac 7s 7d\n"
+        "Bob: Qs Qc 3c / Jh Tc 8d 6s 3d / Kh Qh Jd 8h 2h\n"
+        "Carl: surrender\n"
+    )
+    data = json.loads(ok("score", "--format", "json", str(deal)))
+    assert [(p["name"], p["units"]) for p in data["players"]] == [("Amy", 7), ("Bob", -4), ("Carl", -3)]
+    assert [pair["decided_by"] for pair in data["pairs"]] == ["rows", "surrender", "surrender"]
+
+
+def test_spade_bonus_flag():
+    base = json.loads(ok("check", "--rules", "ofc", "--format", "json", "6s 6d 3c / 5c 6c 7d 8s 9d / Ks Kd Kc Kh 2s"))
+    doubled = json.loads(
+        ok("check", "--rules", "ofc", "--spade-bonus", "--format", "json", "6s 6d 3c / 5c 6c 7d 8s 9d / Ks Kd Kc Kh 2s")
+    )
+    assert (base["royalties"]["back"], doubled["royalties"]["back"]) == (10, 20)
+
+
+def test_check_unset_natural_and_fantasyland():
+    out = ok("check", "--rules", "taiwanese", "9h Td Jc Qs Kh 9d Tc Js Qh Kd 2c 3s 4h")
+    assert out.endswith(
+        "Unset hand: 9h Td Jc Qs Kh 9d Tc Js Qh Kd 2c 3s 4h\n"
+        "Natural: three straights (4) as 2c 3s 4h / 9d Tc Js Qh Kd / 9h Td Jc Qs Kh\n"
+    )
+    out = ok("check", "--rules", "pineapple", "--fantasyland", "Ks Kd 5c / 9h 9c 9d 4s 4c / Ah Ad Ac Qh Qd")
+    assert out.endswith("Fantasyland: stays in Fantasyland next deal with 14 cards\n")
+    data = json.loads(ok("check", "--format", "json", "2h 3d 4c 5s 6h 7d 8c 9s Th Jd Qc Ks Ah"))
+    assert (data["natural"], data["hand"], data["rows"]) == ("dragon", None, None)
+
+
+def test_criss_cross_totals():
+    out = ok(
+        "score",
+        "Amy[1]=Ks Kd 4c / 9h 9c 5d 5s 2c / Ah Ad Ac 7s 7d",
+        "Amy[2]=Qs Jd 3c / Th Tc 8d 8s 3d / Kh Qh Jh 8h 2h",
+        "Bob[1]=As 6d 2s / 6c 6h 4d 4s 3s / Js Ts 9s 8c 7c",
+        "Bob[2]=Qd Qc 3h / Jc Td 9d 6s 5c / Kc 7h 5h 4h 2d",
+        "--pair-stake",
+        "Amy:Bob=2",
+    )
+    assert out.endswith(
+        "Totals by player (all their hands):\n\n"
+        "Player      Units    Money\n"
+        "--------  -------  -------\n"
+        "Amy           +14      +28\n"
+        "Bob           -14      -28\n"
+    )
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["score", "--rules", "{bad}", AMY, BOB], "Error: {bad}: surrender: 'two' is not a number of units"),
+        (["score", "--rules", "missing.toml", AMY, BOB], "Error: missing.toml: no such rule file"),
+        (["rules", "show", "{bad}"], "Error: {bad}: surrender: 'two' is not a number of units"),
+        (["rules", "show", "nope"], "Error: Invalid value for 'NAME|FILE': unknown rule set 'nope'"),
+        (["score", "--waive", "Zed", AMY, BOB], "Error: --waive names 'Zed', who has no hand in the deal"),
+        (["score", "--fantasyland", "Zed", AMY, BOB], "Error: --fantasyland names 'Zed', who has no hand in the deal"),
+        (["score", AMY + " ; maybe", BOB], "Error: Amy: unknown marker 'maybe' (markers: surrender, waive, fantasyland)"),
+        (["score", "Amy=", BOB], "Error: Amy: no hand (write the 13 cards, or 'surrender')"),
+        (["score", "--rules", "taiwanese", "--surrender", "Amy", AMY, BOB], "Error: Amy surrenders, but the taiwanese rules have no surrender"),
+        (["score", "Amy=2h 3d 4c 5s 6h 7d 8c 9s Th Jd Qc Ks Ah ; waive", BOB], "Error: Amy: only a set hand can waive a natural"),
+    ],
+    ids=["bad-rule-file", "missing-rule-file", "show-bad-file", "show-unknown", "waive-unknown", "fantasyland-unknown",
+         "unknown-marker", "empty-hand", "no-surrender", "waive-unset"],
+)
+def test_rule_and_marker_errors(tmp_path, args, message):
+    bad = tmp_path / "bad.toml"
+    bad.write_text('preset = "ofc"\nsurrender = "two"\n')
+    args = [arg.replace("{bad}", str(bad)) for arg in args]
+    result = run(*args)
+    assert result.exit_code == 2
+    assert result.stdout == ""
+    assert message.replace("{bad}", str(bad)) in result.stderr
+    assert "Traceback" not in result.stderr
