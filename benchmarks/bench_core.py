@@ -100,9 +100,15 @@ def evaluation(rounds: int, size: int) -> None:
     print(f"(a) evaluation, median of {rounds} alternating rounds of {size:,} random rows")
     for name, value in ns.items():
         print(f"    {name:20s} {value:7.1f} ns")
-    print(f"    five-card:  cpscore / reference   = {ns['cpscore evaluate5'] / ns['reference 5-card']:.2f}x (target <= 1.1x)")
-    print(f"    five-card:  cpscore / bare lookup = {ns['cpscore evaluate5'] / ns['bare lookup 5-card']:.2f}x (no flush test in the bare lookup)")
-    print(f"    three-card: cpscore / reference   = {ns['cpscore evaluate3'] / ns['reference 3-card']:.2f}x (target <= 1.1x)")
+    print(
+        f"    five-card:  cpscore / reference   = {ns['cpscore evaluate5'] / ns['reference 5-card']:.2f}x (target <= 1.1x)"
+    )
+    print(
+        f"    five-card:  cpscore / bare lookup = {ns['cpscore evaluate5'] / ns['bare lookup 5-card']:.2f}x (no flush test in the bare lookup)"
+    )
+    print(
+        f"    three-card: cpscore / reference   = {ns['cpscore evaluate3'] / ns['reference 3-card']:.2f}x (target <= 1.1x)"
+    )
 
 
 def _run_ms(command: list[str]) -> float:

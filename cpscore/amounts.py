@@ -13,12 +13,14 @@ rule value brings it in.  ``int`` and ``Decimal`` mix exactly in arithmetic.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Union
+from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
     from decimal import Decimal
 
-Amount = Union[int, "Decimal"]
+    Amount = int | Decimal
+else:
+    Amount = "int | Decimal"  # for annotations only; typing.Union would cost start-up time
 _LIMIT = 10**15  # far beyond any stake; keeps absurd exponents out
 
 

@@ -14,10 +14,11 @@ from __future__ import annotations
 
 import enum
 import re
-from collections.abc import Iterable, Sequence
 from collections import namedtuple
+from collections.abc import Iterable, Sequence
 
 from cpscore.errors import CardError
+from cpscore.records import Record
 
 ROW_NAMES = ("front", "middle", "back")
 ROW_SIZES = (3, 5, 5)
@@ -86,10 +87,8 @@ _SUIT_INDEX = {suit: index for index, suit in enumerate(Suit)}
 
 
 class Card(namedtuple("Card", "rank suit code")):
-    """One of the 52 cards, immutable; cards compare by rank, then suit.
-    ``code`` (0-51, rank-major) is what the evaluator reads.  cpscore's records
-    are ``collections.namedtuple`` subclasses, immutable like frozen
-    dataclasses, because defining one costs a tenth as much at start-up.
+    """One of the 52 cards, immutable and hashable; cards compare by rank, then
+    suit.  ``code`` (0-51, rank-major) is what the evaluator reads.
 
     >>> parse_card("Ah") > parse_card("Kh"), str(parse_card("t♠"))
     (True, 'Ts')
@@ -126,10 +125,7 @@ _SUIT_SPELLINGS = {
 }
 #: Every accepted spelling of every card (about 200 entries).
 _TOKENS: dict[str, Card] = {
-    r + s: card
-    for card in CARDS
-    for r in _RANK_SPELLINGS[card.rank]
-    for s in _SUIT_SPELLINGS[card.suit]
+    r + s: card for card in CARDS for r in _RANK_SPELLINGS[card.rank] for s in _SUIT_SPELLINGS[card.suit]
 }
 # Patterns for cards written together ("AhKhQh"); compiled on first use by re.
 _ONE_CARD = "(?i:(?:10|[2-9TJQKA])[SHDC♠♥♦♣♤♡♢♧])"
@@ -183,14 +179,16 @@ def _first_bad_token(chunk: str) -> str:
     return rest[:3] if len(rest) > 3 and position else rest
 
 
-class Hand(namedtuple("Hand", "front middle back")):
+class Hand(Record):
     """A set hand: a 3-card front, a 5-card middle and a 5-card back.  Cards
     keep the order they were written in."""
 
-    __slots__ = ()
-    front: tuple[Card, ...]
-    middle: tuple[Card, ...]
-    back: tuple[Card, ...]
+    __slots__ = ("front", "middle", "back")
+
+    def __init__(self, front: tuple[Card, ...], middle: tuple[Card, ...], back: tuple[Card, ...]) -> None:
+        self.front = front
+        self.middle = middle
+        self.back = back
 
     @property
     def rows(self) -> tuple[tuple[Card, ...], tuple[Card, ...], tuple[Card, ...]]:
@@ -234,17 +232,12 @@ def parse_hand_or_cards(text: str, player: str | None = None) -> Hand | tuple[Ca
         _check_no_repeats([("hand", cards)], player)
         return tuple(cards)
     if len(parts) != 3:
-        raise CardError(
-            f"{where}{len(parts)} rows: a hand has 3 rows, front / middle / back, separated by '/'"
-        )
+        raise CardError(f"{where}{len(parts)} rows: a hand has 3 rows, front / middle / back, separated by '/'")
     try:
         parsed = [parse_cards(part) for part in parts]
     except CardError:
         # Read again, naming the rows by the order the row sizes suggest.
-        sizes = [
-            max(len(re.findall(_ONE_CARD, part)), len(part.replace(",", " ").split()))
-            for part in parts
-        ]
+        sizes = [max(len(re.findall(_ONE_CARD, part)), len(part.replace(",", " ").split())) for part in parts]
         for name, part in zip(_row_order(sizes[0], sizes[2]), parts):
             parse_cards(part, player, name)
         raise  # pragma: no cover - the loop above raises

@@ -124,7 +124,9 @@ def _check_style(style: str) -> None:
 
     styles = table_styles()
     if style not in styles:
-        raise click.BadParameter(f"{style!r} is not a table style: choose one of {', '.join(styles)}", param_hint="'--style'")
+        raise click.BadParameter(
+            f"{style!r} is not a table style: choose one of {', '.join(styles)}", param_hint="'--style'"
+        )
 
 
 def _read_stdin() -> str:

@@ -17,11 +17,11 @@ names the file and line (or the argument) and the player.
 
 from __future__ import annotations
 
-from collections import namedtuple
 from collections.abc import Iterable
 
 from cpscore.cards import ROW_NAMES, Card, Hand, parse_hand_or_cards
 from cpscore.errors import CardError, DealError
+from cpscore.records import Record
 from cpscore.rules import RuleSet
 
 FORBIDDEN_IN_NAMES = "=:/#|"
@@ -29,35 +29,50 @@ MARKERS = ("surrender", "waive", "fantasyland")
 MIN_PLAYERS = 2
 
 
-class Entry(namedtuple("Entry", "name text where")):
+class Entry(Record):
     """One unparsed ``name, hand`` pair and where it was written."""
 
-    __slots__ = ()
-    name: str
-    text: str
-    where: str  # "deal.txt, line 3", or "" for a command-line argument
+    __slots__ = ("name", "text", "where")
+
+    def __init__(self, name: str, text: str, where: str) -> None:
+        self.name = name
+        self.text = text
+        self.where = where  # "deal.txt, line 3", or "" for a command-line argument
 
 
-class Seat(namedtuple("Seat", "name owner hand cards surrendered waive fantasyland")):
+class Seat(Record):
     """A hand in the deal: who holds it, its rows (None for an unset hand or a
     surrender without cards), its 13 cards (empty for such a surrender), and
     the player's markers."""
 
-    __slots__ = ()
-    name: str
-    owner: str
-    hand: Hand | None
-    cards: tuple[Card, ...]
-    surrendered: bool
-    waive: bool
-    fantasyland: bool
+    __slots__ = ("name", "owner", "hand", "cards", "surrendered", "waive", "fantasyland")
+
+    def __init__(
+        self,
+        name: str,
+        owner: str,
+        hand: Hand | None,
+        cards: tuple[Card, ...],
+        surrendered: bool,
+        waive: bool,
+        fantasyland: bool,
+    ) -> None:
+        self.name = name
+        self.owner = owner
+        self.hand = hand
+        self.cards = cards
+        self.surrendered = surrendered
+        self.waive = waive
+        self.fantasyland = fantasyland
 
 
-class Deal(namedtuple("Deal", "seats")):
+class Deal(Record):
     """One hand per seat, in seat order, no card dealt twice."""
 
-    __slots__ = ()
-    seats: tuple[Seat, ...]
+    __slots__ = ("seats",)
+
+    def __init__(self, seats: tuple[Seat, ...]) -> None:
+        self.seats = seats
 
     def names(self) -> list[str]:
         return [seat.name for seat in self.seats]
@@ -75,9 +90,7 @@ def check_name(name: str, where: str = "") -> str:
         raise DealError(f"{prefix}a player name is missing (write NAME: HAND)")
     bad = [char for char in FORBIDDEN_IN_NAMES if char in name]
     if bad:
-        raise DealError(
-            f"{prefix}player name {name!r} contains {bad[0]!r}: names cannot contain any of = : / # |"
-        )
+        raise DealError(f"{prefix}player name {name!r} contains {bad[0]!r}: names cannot contain any of = : / # |")
     owner(name, where)
     return name
 

@@ -14,8 +14,8 @@ from cpscore.amounts import Amount, signed
 from cpscore.amounts import text as number
 from cpscore.cards import ROW_NAMES, Card
 from cpscore.hands import describe, rank_letters
-from cpscore.rules import RuleSet
 from cpscore.naturals import Natural
+from cpscore.rules import RuleSet
 from cpscore.scoring import Assessment, Fantasyland, HandReport, PlayerResult, Row, Settlement
 
 _RED = "\x1b[31m"
@@ -125,7 +125,9 @@ def render_table(
     remarks = [f"{player.name} fouled: {player.foul.reason}" for player in players if player.foul]
     for player in players:
         if player.natural and not player.natural.rows:
-            remarks.append(f"{player.name} claims {natural_text(player.natural)} with {cards_text(player.seat.cards, colour)}")
+            remarks.append(
+                f"{player.name} claims {natural_text(player.natural)} with {cards_text(player.seat.cards, colour)}"
+            )
     if remarks:
         parts += [""] + remarks
     parts += ["", "Units won by each player (row) from each opponent (column):", ""]
@@ -144,7 +146,9 @@ def render_table(
         parts += ["", f"Money won by each player from each opponent (stake {stakes}):", ""]
         parts.append(_matrix(settlement, lambda pair: pair.amount, lambda player: player.amount, style))
     if len(settlement.owners) < len(players):  # criss-cross: totals per player
-        table = [[owner.name, signed(owner.units)] + ([signed(owner.amount)] * show_money) for owner in settlement.owners]
+        table = [
+            [owner.name, signed(owner.units)] + ([signed(owner.amount)] * show_money) for owner in settlement.owners
+        ]
         headers = ["Player", "Units"] + ["Money"] * show_money
         parts += ["", "Totals by player (all their hands):", ""]
         parts.append(_tabulate(table, headers, style, ["left"] + ["right"] * (1 + show_money)))
@@ -349,7 +353,11 @@ def render_csv(settlement: Settlement) -> str:
         seat = player.seat
         rows = player.assessment.rows if player.assessment else ()
         writer.writerow(
-            [player.name, str(seat.hand) if seat.hand else " ".join(map(str, seat.cards)), "yes" if player.foul else "no"]
+            [
+                player.name,
+                str(seat.hand) if seat.hand else " ".join(map(str, seat.cards)),
+                "yes" if player.foul else "no",
+            ]
             + ([row.category for row in rows] if rows else ["", "", ""])
             + [player.natural.id if player.natural else "", "yes" if seat.surrendered else "no"]
             + [number(player.assessment.royalty_total if player.assessment else 0)]

@@ -17,13 +17,21 @@ at import time.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from collections import namedtuple
 
 from cpscore._tables import FIVE as _FIVE
-from cpscore._tables import FLUSH as _FLUSH
 from cpscore._tables import THREE as _THREE
 from cpscore.cards import Card
-from cpscore.values import FLUSH, HIGH_CARD, STEEL_WHEEL, STRAIGHT, STRAIGHT_FLUSH, WHEEL, encode
+from cpscore.records import Record
+from cpscore.values import (
+    CATEGORY_SHIFT,
+    FLUSH,
+    HIGH_CARD,
+    STEEL_WHEEL,
+    STRAIGHT,
+    STRAIGHT_FLUSH,
+    WHEEL,
+    encode,
+)
 
 #: Category ids, indexed by the category number in a value.
 CATEGORIES = (
@@ -53,8 +61,16 @@ def evaluate5(codes: Sequence[int]) -> int:
     a, b, c, d, e = codes
     # The chained comparison stops at the first two suits that differ.
     if SUIT[a] == SUIT[b] == SUIT[c] == SUIT[d] == SUIT[e]:
-        return _FLUSH[PRIME[a] * PRIME[b] * PRIME[c] * PRIME[d] * PRIME[e]]
+        # Five suited cards have five ranks: high card becomes a flush and a
+        # straight a straight flush, with the same rank digits.
+        value = _FIVE[PRIME[a] * PRIME[b] * PRIME[c] * PRIME[d] * PRIME[e]]
+        return value + (_TO_STRAIGHT_FLUSH if value >= _LOWEST_STRAIGHT else _TO_FLUSH)
     return _FIVE[PRIME[a] * PRIME[b] * PRIME[c] * PRIME[d] * PRIME[e]]
+
+
+_TO_FLUSH = (FLUSH - HIGH_CARD) << CATEGORY_SHIFT
+_TO_STRAIGHT_FLUSH = (STRAIGHT_FLUSH - STRAIGHT) << CATEGORY_SHIFT
+_LOWEST_STRAIGHT = STRAIGHT << CATEGORY_SHIFT
 
 
 def evaluate3(codes: Sequence[int]) -> int:
@@ -160,15 +176,17 @@ def describe(value: int) -> str:
     return "royal flush" if ranks[0] == 14 else f"{one}-high straight flush"
 
 
-class Foul(namedtuple("Foul", "stronger weaker stronger_value weaker_value")):
+class Foul(Record):
     """Why a hand is fouled: the ``stronger`` row beats the ``weaker`` row
     that should be at least as strong."""
 
-    __slots__ = ()
-    stronger: str
-    weaker: str
-    stronger_value: int
-    weaker_value: int
+    __slots__ = ("stronger", "weaker", "stronger_value", "weaker_value")
+
+    def __init__(self, stronger: str, weaker: str, stronger_value: int, weaker_value: int) -> None:
+        self.stronger = stronger
+        self.weaker = weaker
+        self.stronger_value = stronger_value
+        self.weaker_value = weaker_value
 
     @property
     def reason(self) -> str:

@@ -16,13 +16,13 @@ strongest one (back first, then middle, then front) breaks ties.
 
 from __future__ import annotations
 
-import itertools
-from collections import Counter, namedtuple
+from collections import Counter
 from collections.abc import Sequence
 
 from cpscore.amounts import Amount
 from cpscore.cards import Card, Hand
 from cpscore.hands import evaluate5
+from cpscore.records import Record
 from cpscore.rules import NATURALS, RuleSet
 from cpscore.values import FLUSH, STRAIGHT, STRAIGHT_FLUSH, encode
 
@@ -32,16 +32,18 @@ _LINE["all-low"] = _LINE["all-high"]
 _ROW_BASED = {"three-straight-flushes": "straight-flush", "three-straights": "straight", "three-flushes": "flush"}
 
 
-class Natural(namedtuple("Natural", "id units key rows")):
+class Natural(Record):
     """A claimed natural: its id, its units under the rules, the key that breaks
     a tie with the same natural (``None`` where RULES.md gives no tie-break),
     and for a row-based natural the rows it was made with (back, middle, front)."""
 
-    __slots__ = ()
-    id: str
-    units: Amount
-    key: tuple | None
-    rows: tuple[tuple[Card, ...], ...] | None
+    __slots__ = ("id", "units", "key", "rows")
+
+    def __init__(self, id: str, units: Amount, key: tuple | None, rows: tuple[tuple[Card, ...], ...] | None) -> None:
+        self.id = id
+        self.units = units
+        self.key = key
+        self.rows = rows
 
 
 def compare(a: Natural, b: Natural) -> int:
@@ -196,14 +198,14 @@ def _splits(sizes: list[int], rows: list[int]) -> bool:
     if not rows:
         return not any(sizes)
     row, rest = rows[0], rows[1:]
-    return any(
-        _splits(sizes[:i] + [size - row] + sizes[i + 1 :], rest) for i, size in enumerate(sizes) if size >= row
-    )
+    return any(_splits(sizes[:i] + [size - row] + sizes[i + 1 :], rest) for i, size in enumerate(sizes) if size >= row)
 
 
 def _strongest(kind: str, cards: Sequence[Card], ace_high: bool):
     """The arrangement into rows of ``kind`` with the strongest back, then middle,
     then front: (key, rows), or None when there is none."""
+    import itertools
+
     best = None
     backs = [(value, combo) for combo in _candidates(cards, kind) if (value := _five_value(combo, kind)) is not None]
     backs.sort(key=lambda item: item[0], reverse=True)
@@ -227,6 +229,8 @@ def _strongest(kind: str, cards: Sequence[Card], ace_high: bool):
 
 def _candidates(cards: Sequence[Card], kind: str):
     """Five-card rows of ``kind`` (or a superset) to try as the back."""
+    import itertools
+
     if kind == "straight":
         by_rank: dict[int, list[Card]] = {}
         for card in cards:

@@ -16,12 +16,12 @@ record with other values, never another code path.
 
 from __future__ import annotations
 
-from collections import namedtuple
 from collections.abc import Mapping
 from types import MappingProxyType
 
 from cpscore.amounts import Amount, exact
 from cpscore.errors import RulesError
+from cpscore.records import Record
 
 METHODS = ("rows", "2-4", "1-6")
 ROYALTY_MODES = ("none", "holder", "row-bonus", "row-value")
@@ -64,14 +64,21 @@ ROW_TABLES = {"front": FRONT_KEYS, "middle": FIVE_CARD_KEYS, "back": FIVE_CARD_K
 _EMPTY: Mapping[str, Amount] = MappingProxyType({})
 
 
-class RoyaltyTable(namedtuple("RoyaltyTable", "front middle back", defaults=(_EMPTY, _EMPTY, _EMPTY))):
+class RoyaltyTable(Record):
     """Royalty units per row.  Front keys are ranks (``66``, ``AAA``); middle and
     back keys are category ids.  A missing key pays nothing."""
 
-    __slots__ = ()
-    front: Mapping[str, Amount]
-    middle: Mapping[str, Amount]
-    back: Mapping[str, Amount]
+    __slots__ = ("front", "middle", "back")
+
+    def __init__(
+        self,
+        front: Mapping[str, Amount] = _EMPTY,
+        middle: Mapping[str, Amount] = _EMPTY,
+        back: Mapping[str, Amount] = _EMPTY,
+    ) -> None:
+        self.front = front
+        self.middle = middle
+        self.back = back
 
     def lookup(self, row: str, category: str, ranks: str = "") -> Amount:
         """Units for a row of this category; ``ranks`` are the front's group
@@ -84,61 +91,74 @@ class RoyaltyTable(namedtuple("RoyaltyTable", "front middle back", defaults=(_EM
         return table.get(category, 0)
 
 
-class Royalties(
-    namedtuple(
-        "Royalties",
-        "mode table cancel_when_both max_per_hand spade_bonus",
-        defaults=("none", RoyaltyTable(), False, 0, False),
-    )
-):
+class Royalties(Record):
     """How royalties are paid (RULES.md 6)."""
 
-    __slots__ = ()
-    mode: str  # none, holder, row-bonus or row-value
-    table: RoyaltyTable
-    cancel_when_both: bool
-    max_per_hand: int  # 0: no limit
-    spade_bonus: bool
+    __slots__ = ("mode", "table", "cancel_when_both", "max_per_hand", "spade_bonus")
+
+    def __init__(
+        self, mode: str, table: RoyaltyTable, cancel_when_both: bool, max_per_hand: int, spade_bonus: bool
+    ) -> None:
+        self.mode = mode  # none, holder, row-bonus or row-value
+        self.table = table
+        self.cancel_when_both = cancel_when_both
+        self.max_per_hand = max_per_hand  # 0: no limit
+        self.spade_bonus = spade_bonus
 
 
-# The top-level settings of a rule set and their defaults, in field order.
-_RULESET_DEFAULTS = {
-    "method": "2-4",
-    "royalties": Royalties(),
-    "naturals": _EMPTY,  # enabled naturals and their units
-    "surrender": None,  # units a surrendering player pays; None: not allowed
-    "scoop_doubles": False,
-    "home_run": False,
-    "ace_high_front_straight": True,
-    "wheel": "lowest",
-    "low_middle": False,
-    "fantasyland": "none",
-    "max_players": 4,
-}
-
-
-class RuleSet(
-    namedtuple("RuleSet", ["id", "summary", *_RULESET_DEFAULTS, "preset"], defaults=(*_RULESET_DEFAULTS.values(), ""))
-):
+class RuleSet(Record):
     """Everything that decides a settlement (RULES.md 11).  Build one from
     settings with :func:`from_settings`, which validates every setting.
     ``preset`` names the preset a house rule set started from."""
 
-    __slots__ = ()
-    id: str
-    summary: str
-    method: str
-    royalties: Royalties
-    naturals: Mapping[str, Amount]
-    surrender: Amount | None
-    scoop_doubles: bool
-    home_run: bool
-    ace_high_front_straight: bool
-    wheel: str
-    low_middle: bool
-    fantasyland: str
-    max_players: int
-    preset: str
+    __slots__ = (
+        "id",
+        "summary",
+        "method",
+        "royalties",
+        "naturals",
+        "surrender",
+        "scoop_doubles",
+        "home_run",
+        "ace_high_front_straight",
+        "wheel",
+        "low_middle",
+        "fantasyland",
+        "max_players",
+        "preset",
+    )
+
+    def __init__(
+        self,
+        id: str,
+        summary: str,
+        method: str,
+        royalties: Royalties,
+        naturals: Mapping[str, Amount],
+        surrender: Amount | None,
+        scoop_doubles: bool,
+        home_run: bool,
+        ace_high_front_straight: bool,
+        wheel: str,
+        low_middle: bool,
+        fantasyland: str,
+        max_players: int,
+        preset: str,
+    ) -> None:
+        self.id = id
+        self.summary = summary
+        self.method = method
+        self.royalties = royalties
+        self.naturals = naturals  # enabled naturals and their units
+        self.surrender = surrender  # units a surrendering player pays; None: not allowed
+        self.scoop_doubles = scoop_doubles
+        self.home_run = home_run
+        self.ace_high_front_straight = ace_high_front_straight
+        self.wheel = wheel
+        self.low_middle = low_middle
+        self.fantasyland = fantasyland
+        self.max_players = max_players
+        self.preset = preset
 
     def settings(self) -> dict[str, object]:
         """Every setting as nested plain data, the inverse of :func:`from_settings`
@@ -237,7 +257,7 @@ class _Settings:
                 raise self.error(key, f"unknown setting (allowed here: {', '.join(allowed)})")
 
 
-_TOP_KEYS = ("id", "summary", *_RULESET_DEFAULTS)
+_TOP_KEYS = RuleSet.__slots__[:-1]  # every setting; "preset" is the rule file's own key
 _ROYALTY_KEYS = ("mode", "cancel_when_both", "max_per_hand", "spade_bonus", *ROW_TABLES)
 
 
@@ -300,7 +320,9 @@ def get_rules(name: str) -> RuleSet:
         from cpscore._presets import PRESETS
 
         if name not in PRESETS:
-            raise RulesError(f"unknown rule set {name!r}: choose one of {', '.join(PRESETS)}, or give a rule file (.toml)")
+            raise RulesError(
+                f"unknown rule set {name!r}: choose one of {', '.join(PRESETS)}, or give a rule file (.toml)"
+            )
         _CACHE[name] = from_settings(PRESETS[name], f"preset {name}")
     return _CACHE[name]
 

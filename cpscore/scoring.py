@@ -20,7 +20,6 @@ otherwise).
 
 from __future__ import annotations
 
-from collections import namedtuple
 from collections.abc import Mapping
 
 from cpscore.amounts import Amount
@@ -38,49 +37,56 @@ from cpscore.hands import (
     wheel_second,
 )
 from cpscore.naturals import Natural, compare, detect
+from cpscore.records import Record
 from cpscore.rules import RuleSet
 
 _TWO_OF_SPADES = "2s"
 
 
-class Row(namedtuple("Row", "name cards value plain royalty")):
+class Row(Record):
     """One row of a hand: its cards as written, ``value`` as it ranks under
     the rules (the variants change it), ``plain`` its poker value (names and
     royalty tables read it), and the royalty it holds."""
 
-    __slots__ = ()
-    name: str
-    cards: tuple[Card, ...]
-    value: int
-    plain: int
-    royalty: Amount
+    __slots__ = ("name", "cards", "value", "plain", "royalty")
+
+    def __init__(self, name: str, cards: tuple[Card, ...], value: int, plain: int, royalty: Amount) -> None:
+        self.name = name
+        self.cards = cards
+        self.value = value
+        self.plain = plain
+        self.royalty = royalty
 
     @property
     def category(self) -> str:
         return category(self.plain)
 
 
-class Assessment(namedtuple("Assessment", "hand rows foul")):
+class Assessment(Record):
     """A set hand judged on its own: row values, foul, royalties it holds."""
 
-    __slots__ = ()
-    hand: Hand
-    rows: tuple[Row, Row, Row]
-    foul: Foul | None
+    __slots__ = ("hand", "rows", "foul")
+
+    def __init__(self, hand: Hand, rows: tuple[Row, Row, Row], foul: Foul | None) -> None:
+        self.hand = hand
+        self.rows = rows
+        self.foul = foul
 
     @property
     def royalty_total(self) -> Amount:
         return sum(row.royalty for row in self.rows)
 
 
-class Fantasyland(namedtuple("Fantasyland", "playing next cards")):
+class Fantasyland(Record):
     """OFC Fantasyland for the next deal (RULES.md 9): whether the player played
     this deal in it, whether they play the next one in it, and with how many cards."""
 
-    __slots__ = ()
-    playing: bool
-    next: bool
-    cards: int | None
+    __slots__ = ("playing", "next", "cards")
+
+    def __init__(self, playing: bool, next: bool, cards: int | None) -> None:
+        self.playing = playing
+        self.next = next
+        self.cards = cards
 
     @property
     def status(self) -> str:
@@ -90,17 +96,27 @@ class Fantasyland(namedtuple("Fantasyland", "playing next cards")):
         return "enters" if self.next else "none"
 
 
-class PlayerResult(namedtuple("PlayerResult", "seat assessment natural fantasyland units amount")):
+class PlayerResult(Record):
     """One hand's result: its seat, its assessment (None when it has no rows
     that play), the natural it claims, Fantasyland, and its net units and money."""
 
-    __slots__ = ()
-    seat: Seat
-    assessment: Assessment | None
-    natural: Natural | None
-    fantasyland: Fantasyland | None
-    units: Amount
-    amount: Amount
+    __slots__ = ("seat", "assessment", "natural", "fantasyland", "units", "amount")
+
+    def __init__(
+        self,
+        seat: Seat,
+        assessment: Assessment | None,
+        natural: Natural | None,
+        fantasyland: Fantasyland | None,
+        units: Amount,
+        amount: Amount,
+    ) -> None:
+        self.seat = seat
+        self.assessment = assessment
+        self.natural = natural
+        self.fantasyland = fantasyland
+        self.units = units
+        self.amount = amount
 
     @property
     def name(self) -> str:
@@ -115,50 +131,87 @@ class PlayerResult(namedtuple("PlayerResult", "seat assessment natural fantasyla
         return self.assessment.foul if self.assessment else None
 
 
-class PairResult(
-    namedtuple(
-        "PairResult",
-        "a b decided_by rows row_units bonus royalties multiplier natural surrender units stake amount",
-    )
-):
+class PairResult(Record):
     """One pair, from ``a``'s side: ``units`` is what b pays a (negative when a
     pays).  ``decided_by`` is ``natural``, ``surrender`` or ``rows``; then
     ``units = (row_units + bonus + royalties) * multiplier + natural + surrender``.
     ``rows`` are front, middle, back as 1 won, 0 tied, -1 lost (all 0 when a
     natural or a surrender decided the pair)."""
 
-    __slots__ = ()
-    a: str
-    b: str
-    decided_by: str
-    rows: tuple[int, int, int]
-    row_units: Amount  # 1 a row won, -1 a row lost
-    bonus: Amount  # the method's bonus (2-4 overall unit, 1-6 scoop)
-    royalties: Amount  # holder: a's royalties less b's; row modes: the row winners' extra
-    multiplier: int  # 1; 2 for a scoop that doubles; 4 with a home run
-    natural: Amount
-    surrender: Amount
-    units: Amount
-    stake: Amount
-    amount: Amount
+    __slots__ = (
+        "a",
+        "b",
+        "decided_by",
+        "rows",
+        "row_units",
+        "bonus",
+        "royalties",
+        "multiplier",
+        "natural",
+        "surrender",
+        "units",
+        "stake",
+        "amount",
+    )
+
+    def __init__(
+        self,
+        a: str,
+        b: str,
+        decided_by: str,
+        rows: tuple[int, int, int],
+        row_units: Amount,
+        bonus: Amount,
+        royalties: Amount,
+        multiplier: int,
+        natural: Amount,
+        surrender: Amount,
+        units: Amount,
+        stake: Amount,
+        amount: Amount,
+    ) -> None:
+        self.a = a
+        self.b = b
+        self.decided_by = decided_by
+        self.rows = rows
+        self.row_units = row_units  # 1 a row won, -1 a row lost
+        self.bonus = bonus  # the method's bonus (2-4 overall unit, 1-6 scoop)
+        self.royalties = royalties  # holder: a's royalties less b's; row modes: the row winners' extra
+        self.multiplier = multiplier  # 1; 2 for a scoop that doubles; 4 with a home run
+        self.natural = natural
+        self.surrender = surrender
+        self.units = units
+        self.stake = stake
+        self.amount = amount
 
 
-class OwnerTotal(namedtuple("OwnerTotal", "name units amount")):
+class OwnerTotal(Record):
     """A player's total over all their hands (criss-cross) or their one hand."""
 
-    __slots__ = ()
-    name: str
-    units: Amount
-    amount: Amount
+    __slots__ = ("name", "units", "amount")
+
+    def __init__(self, name: str, units: Amount, amount: Amount) -> None:
+        self.name = name
+        self.units = units
+        self.amount = amount
 
 
-class Settlement(namedtuple("Settlement", "rules stake players pairs owners")):
-    __slots__ = ()
-    rules: RuleSet
-    stake: Amount
-    players: tuple[PlayerResult, ...]
-    pairs: tuple[PairResult, ...]
-    owners: tuple[OwnerTotal, ...]
+class Settlement(Record):
+    __slots__ = ("rules", "stake", "players", "pairs", "owners")
+
+    def __init__(
+        self,
+        rules: RuleSet,
+        stake: Amount,
+        players: tuple[PlayerResult, ...],
+        pairs: tuple[PairResult, ...],
+        owners: tuple[OwnerTotal, ...],
+    ) -> None:
+        self.rules = rules
+        self.stake = stake
+        self.players = players
+        self.pairs = pairs
+        self.owners = owners
 
 
 # One hand ---------------------------------------------------------------------------
@@ -244,15 +297,24 @@ def natural_claim(seat: Seat, rules: RuleSet) -> Natural | None:
     return found
 
 
-class HandReport(namedtuple("HandReport", "hand cards assessment natural fantasyland")):
+class HandReport(Record):
     """One hand judged on its own, for ``cpscore check``."""
 
-    __slots__ = ()
-    hand: Hand | None
-    cards: tuple[Card, ...]
-    assessment: Assessment | None
-    natural: Natural | None
-    fantasyland: Fantasyland | None
+    __slots__ = ("hand", "cards", "assessment", "natural", "fantasyland")
+
+    def __init__(
+        self,
+        hand: Hand | None,
+        cards: tuple[Card, ...],
+        assessment: Assessment | None,
+        natural: Natural | None,
+        fantasyland: Fantasyland | None,
+    ) -> None:
+        self.hand = hand
+        self.cards = cards
+        self.assessment = assessment
+        self.natural = natural
+        self.fantasyland = fantasyland
 
 
 def check_hand(hand_or_cards: Hand | tuple[Card, ...], rules: RuleSet, playing_fantasyland: bool = False) -> HandReport:
@@ -358,8 +420,21 @@ def settle(
         units = (row_units + bonus + royalties) * multiplier + natural + surrender
         amount = units * pair_stake
         pairs.append(
-            PairResult(a.name, b.name, decided_by, rows, row_units, bonus, royalties, multiplier, natural, surrender,
-                       units, pair_stake, amount)
+            PairResult(
+                a.name,
+                b.name,
+                decided_by,
+                rows,
+                row_units,
+                bonus,
+                royalties,
+                multiplier,
+                natural,
+                surrender,
+                units,
+                pair_stake,
+                amount,
+            )
         )
         totals[i] += units
         totals[j] -= units

@@ -86,14 +86,14 @@ def three_card_value(ranks: tuple[int, ...]) -> int:
 
 
 def build_tables() -> dict[str, dict[int, int]]:
-    """The three tables: non-flush five-card rows, flushes, three-card rows."""
+    """The tables: five-card rows as if unsuited (the evaluator turns five
+    distinct suited ranks into a flush or a straight flush), three-card rows."""
     five = {}
     for ranks in itertools.combinations_with_replacement(RANKS, 5):
         if max(Counter(ranks).values()) <= 4:
             five[_key(ranks)] = five_card_value(ranks, flush=False)
-    flush = {_key(ranks): five_card_value(ranks, flush=True) for ranks in itertools.combinations(RANKS, 5)}
     three = {_key(ranks): three_card_value(ranks) for ranks in itertools.combinations_with_replacement(RANKS, 3)}
-    return {"FIVE": five, "FLUSH": flush, "THREE": three}
+    return {"FIVE": five, "THREE": three}
 
 
 def render(tables: dict[str, dict[int, int]]) -> str:

@@ -46,7 +46,7 @@ def test_52_distinct_cards_with_codes():
     assert [card.code for card in CARDS] == list(range(52))
     assert sorted(CARDS)[0] is Card.of(Rank.TWO, Suit.CLUBS)
     assert max(CARDS) is Card.of(Rank.ACE, Suit.SPADES)
-    assert sorted(CARDS, reverse=True)[:2] == [parse_card('As'), parse_card('Ah')]
+    assert sorted(CARDS, reverse=True)[:2] == [parse_card("As"), parse_card("Ah")]
 
 
 @pytest.mark.parametrize(

@@ -67,7 +67,9 @@ def test_score_ofc_with_stakes_exact():
     out = ok(
         "score", "--rules", "ofc", "--stake", "5", "--pair-stake", "Bob:Amy=100", str(EXAMPLES / "four-players.txt")
     )
-    assert out == """\
+    assert (
+        out
+        == """\
 Rules: ofc (open-face 1-6 with the standard OFC royalty table, paid by holder)
 
 Player    Front      Middle          Back            Notes           Royalties
@@ -101,6 +103,7 @@ Bob  -1100          +15    +50    -1035
 Cy     -90    -15          +40      -65
 Dan   -100    -50   -40            -190
 """
+    )
     assert max(len(line) for line in out.splitlines()) <= 80
 
 
@@ -175,7 +178,9 @@ def test_score_csv_exact():
 
 
 def test_check_exact():
-    assert ok("check", "--rules", "ofc", "Qs Qd 5c / 9h 9c 4d 4s 2c / As Ks Qh Jd Tc") == """\
+    assert (
+        ok("check", "--rules", "ofc", "Qs Qd 5c / 9h 9c 4d 4s 2c / As Ks Qh Jd Tc")
+        == """\
 Rules: ofc (open-face 1-6 with the standard OFC royalty table, paid by holder)
 
 Row     Cards           Category                   Ranks        Royalty
@@ -188,6 +193,7 @@ Legal: the back is at least the middle, the middle at least the front.
 Royalties: 9
 Fantasyland: enters Fantasyland next deal with 13 cards
 """
+    )
 
 
 def test_check_foul_and_words():
@@ -197,7 +203,9 @@ def test_check_foul_and_words():
 
 
 def test_check_json():
-    data = json.loads(ok("check", "--format", "json", "--rules", "ofc", "-", input="Qs Qd 5c / 9h 9c 4d 4s 2c / As Ks Qh Jd Tc\n"))
+    data = json.loads(
+        ok("check", "--format", "json", "--rules", "ofc", "-", input="Qs Qd 5c / 9h 9c 4d 4s 2c / As Ks Qh Jd Tc\n")
+    )
     assert data["rules"] == "ofc"
     assert data["foul"] is False
     assert data["royalties"] == {"front": 7, "middle": 0, "back": 2, "total": 9}
@@ -208,29 +216,62 @@ def test_check_json():
     ("args", "message"),
     [
         (["score", "Amy=Ks Kd Xc / 9h 9c 5d 5s 2c / Ah Ad Ac 7s 7d", BOB], "Error: Amy, front: unknown card 'Xc'"),
-        (["score", "Amy=Ks Kd 4c / 9h 9c 5d 5s / Ah Ad Ac 7s 7d", BOB], "Error: Amy, middle: 4 cards, the middle has 5"),
-        (["score", "Amy=Ks Kd 4c / 9h 9c 5d 5s 2c / Ah Ad Ac 7s Ks", BOB], "Error: Amy: Ks appears twice (front and back)"),
-        (["score", AMY, "Bob=Ks Jd 3c / Th Tc 8d 8s 3d / Kh Qh Jh 8h 2h"], "Error: Ks is dealt twice: in Amy's front and in Bob's front"),
+        (
+            ["score", "Amy=Ks Kd 4c / 9h 9c 5d 5s / Ah Ad Ac 7s 7d", BOB],
+            "Error: Amy, middle: 4 cards, the middle has 5",
+        ),
+        (
+            ["score", "Amy=Ks Kd 4c / 9h 9c 5d 5s 2c / Ah Ad Ac 7s Ks", BOB],
+            "Error: Amy: Ks appears twice (front and back)",
+        ),
+        (
+            ["score", AMY, "Bob=Ks Jd 3c / Th Tc 8d 8s 3d / Kh Qh Jh 8h 2h"],
+            "Error: Ks is dealt twice: in Amy's front and in Bob's front",
+        ),
         (["score", "=Ks Kd 4c / 9h 9c 5d 5s 2c / Ah Ad Ac 7s 7d", BOB], "Error: a player name is missing"),
         (["score", AMY, AMY], "Error: player 'Amy' is named twice"),
         (["score", "A/my=Ks Kd 4c / 9h 9c 5d 5s 2c / Ah Ad Ac 7s 7d", BOB], "Error: player name 'A/my' contains '/'"),
         (["score", AMY], "Error: 1 player in the deal: a deal has 2 to 4 players"),
         (["score"], "Error: no hands: give NAME=HAND arguments, a deal file, or - to read a deal from stdin"),
-        (["score", "--rules", "pineapple", str(EXAMPLES / "four-players.txt")], "Error: 4 players in the deal: a deal has 2 to 3 players under the pineapple rules"),
-        (["score", "--rules", "nope", AMY, BOB], "Error: Invalid value for '--rules': unknown rule set 'nope': choose one of 2-4, 1-6, ofc, ofc-western, pineapple"),
+        (
+            ["score", "--rules", "pineapple", str(EXAMPLES / "four-players.txt")],
+            "Error: 4 players in the deal: a deal has 2 to 3 players under the pineapple rules",
+        ),
+        (
+            ["score", "--rules", "nope", AMY, BOB],
+            "Error: Invalid value for '--rules': unknown rule set 'nope': choose one of 2-4, 1-6, ofc, ofc-western, pineapple",
+        ),
         (["score", "--stake", "ten", AMY, BOB], "Error: Invalid value for '--stake': stake 'ten' is not a number"),
         (["score", "--stake", "-1", AMY, BOB], "Error: Invalid value for '--stake': stake '-1' is negative"),
         (["score", "--stake", "NaN", AMY, BOB], "Error: Invalid value for '--stake': stake 'NaN' is not a number"),
-        (["score", "--pair-stake", "Amy:Bob=-3", AMY, BOB], "Error: Invalid value for '--pair-stake': stake for Amy:Bob '-3' is negative"),
-        (["score", "--pair-stake", "Amy-Bob=3", AMY, BOB], "Error: Invalid value for '--pair-stake': 'Amy-Bob=3' is not A:B=AMOUNT"),
-        (["score", "--pair-stake", "Amy:Bob=3", "--pair-stake", "Bob:Amy=4", AMY, BOB], "Error: Invalid value for '--pair-stake': the pair Bob:Amy is given twice"),
-        (["score", "--pair-stake", "Amy:Zed=3", AMY, BOB], "Error: --pair-stake names 'Zed', who is not in the deal (players: Amy, Bob)"),
+        (
+            ["score", "--pair-stake", "Amy:Bob=-3", AMY, BOB],
+            "Error: Invalid value for '--pair-stake': stake for Amy:Bob '-3' is negative",
+        ),
+        (
+            ["score", "--pair-stake", "Amy-Bob=3", AMY, BOB],
+            "Error: Invalid value for '--pair-stake': 'Amy-Bob=3' is not A:B=AMOUNT",
+        ),
+        (
+            ["score", "--pair-stake", "Amy:Bob=3", "--pair-stake", "Bob:Amy=4", AMY, BOB],
+            "Error: Invalid value for '--pair-stake': the pair Bob:Amy is given twice",
+        ),
+        (
+            ["score", "--pair-stake", "Amy:Zed=3", AMY, BOB],
+            "Error: --pair-stake names 'Zed', who is not in the deal (players: Amy, Bob)",
+        ),
         (["score", "missing.txt"], "Error: cannot read deal file 'missing.txt': no such file"),
         (["score", "--style", "nope", AMY, BOB], "Error: Invalid value for '--style': 'nope' is not a table style"),
-        (["score", "Amy=Ks Kd 4c 9h 9c 5d 5s 2c Ah Ad Ac 7s 7d", BOB], "Error: Amy: 13 cards without rows are not a natural under the 2-4 rules: set the hand as front / middle / back"),
+        (
+            ["score", "Amy=Ks Kd 4c 9h 9c 5d 5s 2c Ah Ad Ac 7s 7d", BOB],
+            "Error: Amy: 13 cards without rows are not a natural under the 2-4 rules: set the hand as front / middle / back",
+        ),
         (["score", "--format", "xml", AMY, BOB], "Error: Invalid value for '--format'"),
         (["check", "Ks Kd 4c / 9h 9c 5d 5s 2c / Ah Ad Ac 7s 7x"], "Error: back: unknown card '7x'"),
-        (["check", "Ks Kd 4c 9h 9c 5d 5s 2c Ah Ad Ac 7s 7d"], "Error: 13 cards without rows are not a natural under the 2-4 rules"),
+        (
+            ["check", "Ks Kd 4c 9h 9c 5d 5s 2c Ah Ad Ac 7s 7d"],
+            "Error: 13 cards without rows are not a natural under the 2-4 rules",
+        ),
         (["check"], "Error: Missing argument 'HAND'"),
     ],
     ids=[
@@ -271,11 +312,15 @@ def test_input_errors(args, message):
 
 def test_deal_file_errors_name_file_and_line(tmp_path):
     deal = tmp_path / "deal.txt"
-    deal.write_text("# a deal\nAmy: Ks Kd 4c / 9h 9c 5d 5s 2c / Ah Ad Ac 7s 7d\nBob Qs Jd 3c / Th Tc 8d 8s 3d / Kh Qh Jh 8h 2h\n")
+    deal.write_text(
+        "# a deal\nAmy: Ks Kd 4c / 9h 9c 5d 5s 2c / Ah Ad Ac 7s 7d\nBob Qs Jd 3c / Th Tc 8d 8s 3d / Kh Qh Jh 8h 2h\n"
+    )
     result = run("score", str(deal))
     assert result.exit_code == 2
     assert f"Error: {deal}, line 3: expected NAME: HAND" in result.stderr
-    deal.write_text("Amy: Ks Kd 4c / 9h 9c 5d 5s 2c / Ah Ad Ac 7s 7d\nBob: Qs Jd 3c / Th Tc 8d 8s 3d / Kh Qh Jh 8h 2q\n")
+    deal.write_text(
+        "Amy: Ks Kd 4c / 9h 9c 5d 5s 2c / Ah Ad Ac 7s 7d\nBob: Qs Jd 3c / Th Tc 8d 8s 3d / Kh Qh Jh 8h 2q\n"
+    )
     result = run("score", str(deal))
     assert f"Error: {deal}, line 2: Bob, back: unknown card '2q'" in result.stderr
     result = run("score", "-", input=deal.read_text())
@@ -310,7 +355,11 @@ def test_python_dash_m():
 def test_every_command_has_help_and_is_documented():
     readme = (ROOT / "README.md").read_text(encoding="utf-8")
     commands = [([name], command) for name, command in main.commands.items()]
-    commands += [([name, sub], command) for name, group in main.commands.items() for sub, command in getattr(group, "commands", {}).items()]
+    commands += [
+        ([name, sub], command)
+        for name, group in main.commands.items()
+        for sub, command in getattr(group, "commands", {}).items()
+    ]
     assert len(commands) == 4
     for path, command in commands:
         assert command.help, path
@@ -344,8 +393,8 @@ def test_no_colour_when_piped_or_no_color(monkeypatch):
 
 
 def test_colour_marks_red_suits():
-    from cpscore.formatting import cards_text
     from cpscore.cards import parse_cards
+    from cpscore.formatting import cards_text
 
     assert cards_text(parse_cards("Ah Ks"), colour=True) == "\x1b[31mAh\x1b[0m Ks"
 
@@ -417,7 +466,9 @@ def test_rules_show_is_a_rule_file(tmp_path):
 
 
 def test_house_rules_example_scores():
-    out = ok("score", "--rules", str(EXAMPLES / "house-rules.toml"), "--format", "json", str(EXAMPLES / "three-players.txt"))
+    out = ok(
+        "score", "--rules", str(EXAMPLES / "house-rules.toml"), "--format", "json", str(EXAMPLES / "three-players.txt")
+    )
     data = json.loads(out)
     assert data["rules"] == "house"
     assert [(p["name"], p["units"]) for p in data["players"]] == [("Ann", 48), ("Ben", -23), ("Cat", -25)]
@@ -429,7 +480,10 @@ def test_naturals_in_json_and_table():
     dee, eve, fay = data["players"]
     assert (dee["natural"], dee["natural_units"], dee["hand"], dee["rows"]) == ("six-pairs", 6, None, None)
     assert len(dee["cards"]) == 13
-    assert (eve["natural"], eve["natural_arrangement"]) == ("three-flushes", "3h 5h 7h / 3c 5c 7c 9c Tc / 2s 5s 7s 9s Js")
+    assert (eve["natural"], eve["natural_arrangement"]) == (
+        "three-flushes",
+        "3h 5h 7h / 3c 5c 7c 9c Tc / 2s 5s 7s 9s Js",
+    )
     assert fay["natural"] is None and fay["rows"]["back"]["category"] == "full-house"
     assert [(p["decided_by"], p["natural"], p["units"]) for p in data["pairs"]] == [
         ("natural", 6, 6),
@@ -443,14 +497,33 @@ def test_naturals_in_json_and_table():
 
 def test_waive_surrender_and_fantasyland_flags():
     data = json.loads(
-        ok("score", "--rules", "1-6", "--waive", "Eve", "--surrender", "Gil", "--format", "json", "-", input=NATURALS_DEAL)
+        ok(
+            "score",
+            "--rules",
+            "1-6",
+            "--waive",
+            "Eve",
+            "--surrender",
+            "Gil",
+            "--format",
+            "json",
+            "-",
+            input=NATURALS_DEAL,
+        )
     )
     assert [(p["name"], p["units"]) for p in data["players"]] == [("Dee", 9), ("Eve", -1), ("Fay", 1), ("Gil", -9)]
     gil = data["players"][3]
     assert (gil["surrendered"], gil["hand"], gil["cards"]) == (True, None, [])
     assert data["players"][1]["waived"] is True
-    out = ok("score", "--rules", "pineapple", "--fantasyland", "Ann", "--format", "json", str(EXAMPLES / "three-players.txt"))
-    assert json.loads(out)["players"][0]["fantasyland"] == {"playing": True, "next": True, "cards": 14, "status": "stays"}
+    out = ok(
+        "score", "--rules", "pineapple", "--fantasyland", "Ann", "--format", "json", str(EXAMPLES / "three-players.txt")
+    )
+    assert json.loads(out)["players"][0]["fantasyland"] == {
+        "playing": True,
+        "next": True,
+        "cards": 14,
+        "status": "stays",
+    }
 
 
 def test_deal_file_markers(tmp_path):
@@ -513,13 +586,32 @@ def test_criss_cross_totals():
         (["rules", "show", "nope"], "Error: Invalid value for 'NAME|FILE': unknown rule set 'nope'"),
         (["score", "--waive", "Zed", AMY, BOB], "Error: --waive names 'Zed', who has no hand in the deal"),
         (["score", "--fantasyland", "Zed", AMY, BOB], "Error: --fantasyland names 'Zed', who has no hand in the deal"),
-        (["score", AMY + " ; maybe", BOB], "Error: Amy: unknown marker 'maybe' (markers: surrender, waive, fantasyland)"),
+        (
+            ["score", AMY + " ; maybe", BOB],
+            "Error: Amy: unknown marker 'maybe' (markers: surrender, waive, fantasyland)",
+        ),
         (["score", "Amy=", BOB], "Error: Amy: no hand (write the 13 cards, or 'surrender')"),
-        (["score", "--rules", "taiwanese", "--surrender", "Amy", AMY, BOB], "Error: Amy surrenders, but the taiwanese rules have no surrender"),
-        (["score", "Amy=2h 3d 4c 5s 6h 7d 8c 9s Th Jd Qc Ks Ah ; waive", BOB], "Error: Amy: only a set hand can waive a natural"),
+        (
+            ["score", "--rules", "taiwanese", "--surrender", "Amy", AMY, BOB],
+            "Error: Amy surrenders, but the taiwanese rules have no surrender",
+        ),
+        (
+            ["score", "Amy=2h 3d 4c 5s 6h 7d 8c 9s Th Jd Qc Ks Ah ; waive", BOB],
+            "Error: Amy: only a set hand can waive a natural",
+        ),
     ],
-    ids=["bad-rule-file", "missing-rule-file", "show-bad-file", "show-unknown", "waive-unknown", "fantasyland-unknown",
-         "unknown-marker", "empty-hand", "no-surrender", "waive-unset"],
+    ids=[
+        "bad-rule-file",
+        "missing-rule-file",
+        "show-bad-file",
+        "show-unknown",
+        "waive-unknown",
+        "fantasyland-unknown",
+        "unknown-marker",
+        "empty-hand",
+        "no-surrender",
+        "waive-unset",
+    ],
 )
 def test_rule_and_marker_errors(tmp_path, args, message):
     bad = tmp_path / "bad.toml"

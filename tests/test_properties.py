@@ -1,5 +1,6 @@
 """Properties every settlement has, under every preset (hypothesis)."""
 
+import itertools
 from decimal import Decimal
 
 from hypothesis import given, settings
@@ -100,3 +101,30 @@ def test_seat_order_changes_nothing(case, random):
     assert by_name(settle(Deal(tuple(seats)), rules, stake, pair_stakes)) == by_name(
         settle(deal, rules, stake, pair_stakes)
     )
+
+
+# Suit indices: clubs 0, diamonds 1, hearts 2, spades 3.  A relabelling that
+# keeps suits of one colour together (hearts with diamonds, or all reds made
+# black) cannot change even the one-colour natural.
+RED = {1, 2}
+COLOUR_KEEPING = [
+    perm
+    for perm in itertools.permutations(range(4))
+    if all((perm[a] in RED) == (perm[b] in RED) for a in range(4) for b in range(4) if (a in RED) == (b in RED))
+]
+
+
+@settings(max_examples=200)
+@given(deals(), st.sampled_from(COLOUR_KEEPING))
+def test_relabelling_suits_within_colours_changes_nothing(case, suits):
+    deal, rules, stake, pair_stakes = case
+
+    def relabel(row):
+        return tuple(CARDS[card.code - (card.code & 3) + suits[card.code & 3]] for card in row)
+
+    seats = []
+    for seat in deal.seats:
+        hand = Hand(*map(relabel, seat.hand.rows))
+        seats.append(seat._replace(hand=hand, cards=hand.cards()))
+    relabelled = Deal(tuple(seats))
+    assert by_name(settle(relabelled, rules, stake, pair_stakes)) == by_name(settle(deal, rules, stake, pair_stakes))

@@ -74,7 +74,7 @@ def test_house_rules_example_reproduces_the_translated_table():
         ('preset = "ofc"\nroyalties = 3\n', "house.toml: royalties: 3 is not a table"),
         ('method = "1-6"\n', "house.toml: preset: missing"),
         ('preset = "chinese"\n', "house.toml: preset: unknown preset 'chinese'"),
-        ('preset = 4\n', "house.toml: preset: 4 is not a string"),
+        ("preset = 4\n", "house.toml: preset: 4 is not a string"),
         ('preset = "ofc"\nsurrender =\n', "house.toml: not valid TOML: Invalid value (at line 2, column 12)"),
     ],
     ids=[
@@ -195,7 +195,16 @@ def test_strongest_arrangement_breaks_ties():
         # Three flushes against three flushes: the back decides.
         ("2-4", "3h 5h 7h 3c 5c 7c 9c Tc 2s 5s 7s 9s Ks", "4h 6h 8h 4d 6d 8d Td Jd 3s 6s 8s Ts Qs", 3),
     ],
-    ids=["six-pairs-top", "six-pairs-odd", "six-pairs-tie", "dragons-tie", "high-low-tie", "value", "table-order", "flushes-back"],
+    ids=[
+        "six-pairs-top",
+        "six-pairs-odd",
+        "six-pairs-tie",
+        "dragons-tie",
+        "high-low-tie",
+        "value",
+        "table-order",
+        "flushes-back",
+    ],
 )
 def test_natural_against_natural(rules, a, b, a_units):
     assert units(settle_hands(get_rules(rules), {"A": a, "B": b}))["A"] == a_units
@@ -286,7 +295,11 @@ def test_spade_bonus_doubles_the_row_holding_the_deuce_of_spades():
     quads = assess(parse_hand("6s 6d 3c / 5c 6c 7d 8s 9d / Ks Kd Kc Kh 2s"), rules)
     assert [row.royalty for row in quads.rows] == [1, 4, 20]
     largest = house("ofc", royalties={"spade_bonus": True, "max_per_hand": 1})
-    assert [row.royalty for row in assess(parse_hand("6s 6d 3c / 5c 6c 7d 8s 9d / Ks Kd Kc Kh 2s"), largest).rows] == [0, 0, 20]
+    assert [row.royalty for row in assess(parse_hand("6s 6d 3c / 5c 6c 7d 8s 9d / Ks Kd Kc Kh 2s"), largest).rows] == [
+        0,
+        0,
+        20,
+    ]
 
 
 # Multipliers -------------------------------------------------------------------------
@@ -314,7 +327,9 @@ def test_scoop_doubles_and_home_run():
 
 def test_scoop_doubling_includes_holder_royalties():
     rules = house("ofc", scoop_doubles=True)
-    result = settle_hands(rules, {"A": "Jc 9d 4s / Kh Kd 8s 6c 2d / 7s 7d 7h 7c Ad", "B": "Tc 8c 4c / Qh Qd 9h 5d 2c / As Js 9s 5s 3s"})
+    result = settle_hands(
+        rules, {"A": "Jc 9d 4s / Kh Kd 8s 6c 2d / 7s 7d 7h 7c Ad", "B": "Tc 8c 4c / Qh Qd 9h 5d 2c / As Js 9s 5s 3s"}
+    )
     assert units(result)["A"] == 24  # (6 + 10 - 4) doubled
 
 
@@ -417,7 +432,9 @@ def test_criss_cross():
 
 def test_player_limits():
     with pytest.raises(DealError, match="4 players in the deal: a deal has 2 to 3 players under the pineapple rules"):
-        settle_hands(get_rules("pineapple"), {"A": AMY, "B": BOB, "C": "As 6d 2s / 6c 6h 4d 4s 3s / Js Ts 9s 8c 7c", "D": FOULED})
+        settle_hands(
+            get_rules("pineapple"), {"A": AMY, "B": BOB, "C": "As 6d 2s / 6c 6h 4d 4s 3s / Js Ts 9s 8c 7c", "D": FOULED}
+        )
     with pytest.raises(DealError, match="every hand in the deal belongs to one player"):
         settle_hands(get_rules("2-4"), {"A[1]": AMY, "A[2]": BOB})
     with pytest.raises(DealError, match="brackets only as OWNER\\[LABEL\\]"):

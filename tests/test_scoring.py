@@ -171,7 +171,10 @@ def test_presets_are_validated_records():
         ({"wheel": "high"}, "wheel: 'high' is not one of lowest, second"),
         ({"scoop_doubles": "yes"}, "scoop_doubles: 'yes' is not true or false"),
         ({"colour": "red"}, "colour: unknown setting"),
-        ({"royalties": {"mode": "holders"}}, "royalties.mode: 'holders' is not one of none, holder, row-bonus, row-value"),
+        (
+            {"royalties": {"mode": "holders"}},
+            "royalties.mode: 'holders' is not one of none, holder, row-bonus, row-value",
+        ),
         ({"royalties": {"max_per_hand": 1.5}}, "royalties.max_per_hand: 1.5 is not a whole number 0 or more"),
     ],
     ids=lambda value: str(value)[:30],

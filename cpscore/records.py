@@ -1,0 +1,39 @@
+"""A base for cpscore's result records: slotted classes with equality and a
+readable repr by field.
+
+Each record lists its fields in ``__slots__`` and assigns them in an explicit
+``__init__``; nothing is generated at import time (``collections.namedtuple``
+and ``dataclasses`` compile code for every class, which costs start-up time
+on every run).  Records are values: cpscore never changes one after it is
+made.
+
+>>> class Point(Record):
+...     __slots__ = ("x", "y")
+...     def __init__(self, x, y):
+...         self.x, self.y = x, y
+>>> Point(1, 2), Point(1, 2) == Point(1, 2), Point(1, 2) == Point(2, 1)
+(Point(x=1, y=2), True, False)
+"""
+
+from __future__ import annotations
+
+
+class Record:
+    __slots__ = ()
+
+    def __repr__(self) -> str:
+        fields = ", ".join(f"{name}={getattr(self, name)!r}" for name in self.__slots__)
+        return f"{type(self).__name__}({fields})"
+
+    def __eq__(self, other: object) -> bool:
+        if type(other) is not type(self):
+            return NotImplemented
+        return all(getattr(self, name) == getattr(other, name) for name in self.__slots__)
+
+    __hash__ = None  # type: ignore[assignment]  # equal by value, so not hashable
+
+    def _replace(self, **changes: object):
+        """A copy with some fields changed (as ``namedtuple._replace``)."""
+        fields = {name: getattr(self, name) for name in self.__slots__}
+        fields.update(changes)
+        return type(self)(**fields)
