@@ -23,6 +23,7 @@ from cpscore._tables import THREE as _THREE
 from cpscore.cards import Card
 from cpscore.records import Record
 from cpscore.values import (
+    CATEGORIES,
     CATEGORY_SHIFT,
     FLUSH,
     HIGH_CARD,
@@ -33,21 +34,7 @@ from cpscore.values import (
     encode,
 )
 
-#: Category ids, indexed by the category number in a value.
-CATEGORIES = (
-    "high-card",
-    "pair",
-    "two-pair",
-    "trips",
-    "straight",
-    "flush",
-    "full-house",
-    "quads",
-    "straight-flush",
-)
-#: Every id :func:`category` can return, weakest first.
-CATEGORY_IDS = CATEGORIES + ("royal-flush",)
-_CATEGORY_SHIFT = 20
+_CATEGORY_SHIFT = CATEGORY_SHIFT
 _STRAIGHT_FLUSH = 8
 
 # One prime per rank and the suit of each card, indexed by card code.

@@ -22,6 +22,7 @@ from types import MappingProxyType
 from cpscore.amounts import Amount, exact
 from cpscore.errors import RulesError
 from cpscore.records import Record
+from cpscore.values import CATEGORY_IDS
 
 METHODS = ("rows", "2-4", "1-6")
 ROYALTY_MODES = ("none", "holder", "row-bonus", "row-value")
@@ -47,19 +48,9 @@ NATURALS = (
 _LETTERS = "23456789TJQKA"
 #: Keys of a front royalty table: ``22`` ... ``AA`` for pairs, ``222`` ... ``AAA`` for trips.
 FRONT_KEYS = tuple(letter * 2 for letter in _LETTERS) + tuple(letter * 3 for letter in _LETTERS)
-#: Keys of a middle or back royalty table (category ids; ``royal-flush`` falls back
-#: to ``straight-flush`` when a table has no entry for it).
-FIVE_CARD_KEYS = (
-    "pair",
-    "two-pair",
-    "trips",
-    "straight",
-    "flush",
-    "full-house",
-    "quads",
-    "straight-flush",
-    "royal-flush",
-)
+#: Keys of a middle or back royalty table: category ids from a pair up
+#: (``royal-flush`` falls back to ``straight-flush`` when a table has no entry for it).
+FIVE_CARD_KEYS = CATEGORY_IDS[1:]
 ROW_TABLES = {"front": FRONT_KEYS, "middle": FIVE_CARD_KEYS, "back": FIVE_CARD_KEYS}
 _EMPTY: Mapping[str, Amount] = MappingProxyType({})
 

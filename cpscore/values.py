@@ -11,6 +11,21 @@ True
 
 HIGH_CARD, PAIR, TWO_PAIR, TRIPS, STRAIGHT, FLUSH, FULL_HOUSE, QUADS, STRAIGHT_FLUSH = range(9)
 CATEGORY_SHIFT = 20
+#: Category ids, indexed by the category number in a value.
+CATEGORIES = (
+    "high-card",
+    "pair",
+    "two-pair",
+    "trips",
+    "straight",
+    "flush",
+    "full-house",
+    "quads",
+    "straight-flush",
+)
+#: Every category id a row is reported as, weakest first: an ace-high straight
+#: flush is reported as ``royal-flush``.
+CATEGORY_IDS = (*CATEGORIES, "royal-flush")
 
 
 def encode(category: int, digits: list[int] | tuple[int, ...]) -> int:

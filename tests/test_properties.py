@@ -42,6 +42,19 @@ def deals(draw, presets=None):
     return Deal(tuple(seats)), rules, stake, pair_stakes
 
 
+def relabel_suits(deal, suits):
+    """The same deal with suit index i turned into suits[i] on every card."""
+
+    def relabel(row):
+        return tuple(CARDS[card.code - (card.code & 3) + suits[card.code & 3]] for card in row)
+
+    seats = []
+    for seat in deal.seats:
+        hand = Hand(*map(relabel, seat.hand.rows))
+        seats.append(seat._replace(hand=hand, cards=hand.cards()))
+    return Deal(tuple(seats))
+
+
 def by_name(result):
     return {player.name: (player.units, player.amount) for player in result.players}
 
@@ -80,15 +93,7 @@ SUIT_BLIND = [name for name in preset_names() if "one-colour" not in get_rules(n
 @given(deals(SUIT_BLIND), st.permutations(range(4)))
 def test_relabelling_suits_changes_nothing(case, suits):
     deal, rules, stake, pair_stakes = case
-
-    def relabel(row):
-        return tuple(CARDS[card.code - (card.code & 3) + suits[card.code & 3]] for card in row)
-
-    seats = []
-    for seat in deal.seats:
-        hand = Hand(*map(relabel, seat.hand.rows))
-        seats.append(seat._replace(hand=hand, cards=hand.cards()))
-    relabelled = Deal(tuple(seats))
+    relabelled = relabel_suits(deal, suits)
     assert by_name(settle(relabelled, rules, stake, pair_stakes)) == by_name(settle(deal, rules, stake, pair_stakes))
 
 
@@ -118,13 +123,5 @@ COLOUR_KEEPING = [
 @given(deals(), st.sampled_from(COLOUR_KEEPING))
 def test_relabelling_suits_within_colours_changes_nothing(case, suits):
     deal, rules, stake, pair_stakes = case
-
-    def relabel(row):
-        return tuple(CARDS[card.code - (card.code & 3) + suits[card.code & 3]] for card in row)
-
-    seats = []
-    for seat in deal.seats:
-        hand = Hand(*map(relabel, seat.hand.rows))
-        seats.append(seat._replace(hand=hand, cards=hand.cards()))
-    relabelled = Deal(tuple(seats))
+    relabelled = relabel_suits(deal, suits)
     assert by_name(settle(relabelled, rules, stake, pair_stakes)) == by_name(settle(deal, rules, stake, pair_stakes))
