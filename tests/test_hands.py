@@ -8,7 +8,6 @@ import pytest
 from cpscore import _tables, tablegen
 from cpscore.cards import CARDS, parse_cards, parse_hand
 from cpscore.hands import (
-    CATEGORY_IDS,
     category,
     describe,
     evaluate3,
@@ -17,6 +16,7 @@ from cpscore.hands import (
     find_foul,
     rank_letters,
 )
+from cpscore.values import CATEGORY_IDS
 
 
 def value(text):
