@@ -101,6 +101,9 @@ class Card(namedtuple("Card", "rank suit code")):
     suit: Suit
     code: int
 
+    def __hash__(self) -> int:
+        return self.code  # cards are 52 singletons; hashing the enums would be slow
+
     @staticmethod
     def of(rank: Rank, suit: Suit) -> Card:
         """The card of this rank and suit."""

@@ -17,7 +17,7 @@ strongest one (back first, then middle, then front) breaks ties.
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 
 from cpscore.amounts import Amount
 from cpscore.cards import Card, Hand
@@ -63,16 +63,24 @@ def detect(cards: Sequence[Card], hand: Hand | None, rules: RuleSet) -> Natural 
     enabled = rules.naturals
     if not enabled:
         return None
-    ranks = [card.rank.number for card in cards]
+    ranks = [(card.code >> 2) + 2 for card in cards]
     counts = Counter(ranks)
-    claims = []
-    for natural in sorted(enabled, key=lambda n: (-enabled[n], _LINE[n])):
-        if claims and (enabled[natural], -_LINE[natural]) < (claims[0].units, -_LINE[claims[0].id]):
-            break  # every later natural is worth less than one already claimed
+    for natural in _by_value(enabled):  # the first one the cards make is the most valuable
         found = _claim(natural, cards, ranks, counts, hand, rules)
         if found is not None:
-            claims.append(Natural(natural, enabled[natural], *found))
-    return claims[0] if claims else None
+            return Natural(natural, enabled[natural], *found)
+    return None
+
+
+_ORDERS: dict[tuple, list[str]] = {}
+
+
+def _by_value(enabled: Mapping[str, Amount]) -> list[str]:
+    """Enabled naturals, most valuable first (in equal value, RULES.md's order)."""
+    key = tuple(enabled.items())
+    if key not in _ORDERS:
+        _ORDERS[key] = sorted(enabled, key=lambda natural: (-enabled[natural], _LINE[natural]))
+    return _ORDERS[key]
 
 
 def _claim(natural, cards, ranks, counts, hand, rules):
@@ -121,7 +129,7 @@ def _is_straight3(ranks: list[int], ace_high: bool) -> bool:
 def _front_value(cards: Sequence[Card], kind: str, ace_high: bool) -> int | None:
     """A three-card row's value as the row it is, if it is of ``kind``: a straight
     by its top card (A-2-3 lowest), a flush by its ranks."""
-    ranks = [card.rank.number for card in cards]
+    ranks = [(card.code >> 2) + 2 for card in cards]
     straight = _is_straight3(ranks, ace_high)
     flush = len({card.suit for card in cards}) == 1
     top = 3 if sorted(ranks) == [2, 3, 14] else max(ranks)
@@ -150,9 +158,10 @@ def _rows_claim(kind: str, cards: Sequence[Card], hand: Hand | None, ace_high: b
     """(key, rows) for three rows of ``kind``: the set rows of a set hand, or the
     strongest arrangement of an unset one."""
     if hand is not None:
-        back, middle = _five_value(hand.back, kind), _five_value(hand.middle, kind)
-        front = _front_value(hand.front, kind, ace_high)
-        if None in (back, middle, front):
+        back = _five_value(hand.back, kind)
+        middle = None if back is None else _five_value(hand.middle, kind)
+        front = None if middle is None else _front_value(hand.front, kind, ace_high)
+        if front is None:
             return None
         return (back, middle, front), (hand.back, hand.middle, hand.front)
     if not _possible(kind, cards, ace_high):
