@@ -351,3 +351,284 @@ def rules_show(name: str) -> None:
             raise InputError(str(error)) from None
         raise click.BadParameter(str(error), param_hint="'NAME|FILE'") from None
     click.echo(to_toml(rules), nl=False)
+
+
+# Sessions ---------------------------------------------------------------------
+
+SESSION_FORMATS = ("table", "json", "jsonl", "csv")
+
+
+def _session_settings(source_path: str | None, header, rules_option, stake, pair_stakes, spade_bonus):
+    """Rules and stakes: the command line wins over the session's header."""
+    import os.path
+
+    from cpscore.errors import RulesError
+    from cpscore.rules import get_rules, is_rule_file, load_rules_file
+
+    rules = rules_option
+    if rules is None and header.rules:
+        name = header.rules
+        if is_rule_file(name) and source_path and not os.path.isabs(name):
+            name = os.path.join(os.path.dirname(source_path), name)
+        try:
+            rules = load_rules_file(name) if is_rule_file(name) else get_rules(name)
+        except RulesError as error:
+            raise InputError(f"@rules in the session header: {error}") from None
+    rules = _apply_flags(rules or get_rules("2-4"), spade_bonus)
+    if stake is None and header.stake is not None:
+        try:
+            stake = _parse_amount(header.stake, "@stake")
+        except click.BadParameter as error:
+            raise InputError(f"session header: {error.message}") from None
+    if not pair_stakes and header.pair_stakes:
+        try:
+            pair_stakes = _load_pair_stakes(None, None, header.pair_stakes)  # type: ignore[arg-type]
+        except click.BadParameter as error:
+            raise InputError(f"session header @pair-stake: {error.message}") from None
+    return rules, stake, pair_stakes
+
+
+def _load_rules_or_none(ctx: click.Context, param: click.Parameter, value: str | None):
+    return None if value is None else _load_rules(ctx, param, value)
+
+
+def _progress_lines(file, size: int):
+    """The file's lines, with a progress bar on stderr when it is a terminal."""
+    if not size or not sys.stderr.isatty():
+        yield from file
+        return
+    with click.progressbar(length=size, label="checking", file=sys.stderr) as bar:
+        for line in file:
+            bar.update(len(line))
+            yield line
+
+
+@main.command(add_help_option=False)
+@_help_option
+@click.argument("source", metavar="FILE|-")
+@click.option(
+    "--rules",
+    "rules",
+    default=None,
+    metavar="NAME|FILE",
+    callback=_load_rules_or_none,
+    help="Rule set (default: the session's @rules header, else 2-4).",
+)
+@click.option("--spade-bonus", is_flag=True, help="Double the royalty of the row holding 2s.")
+@click.option("--stake", callback=_load_stake, metavar="AMOUNT", help="Money per unit (default: @stake, else 1).")
+@click.option(
+    "--pair-stake",
+    "pair_stakes",
+    multiple=True,
+    callback=_load_pair_stakes,
+    metavar="A:B=AMOUNT",
+    help="Money per unit for one pair (repeatable; replaces the @pair-stake headers).",
+)
+@click.option("--race", type=click.IntRange(min=1), metavar="POINTS", help="Also play the race to POINTS (e.g. 11).")
+@click.option("--totals", "totals_only", is_flag=True, help="Print only the totals and the transfers.")
+@click.option("--skip-invalid", is_flag=True, help="Skip invalid deals (and say which) instead of stopping.")
+@click.option(
+    "--format", "fmt", type=click.Choice(SESSION_FORMATS), default="table", show_default=True, help="Output format."
+)
+@_style_option
+def session(source, rules, spade_bonus, stake, pair_stakes, race, totals_only, skip_invalid, fmt, style) -> None:
+    """Settle a whole session: every deal, running totals, and who pays whom.
+
+    A session file is deals separated by blank lines, each written as a deal
+    file ('NAME: HAND' lines).  Header lines at the top set the rules and
+    stakes: '@rules ofc', '@stake 10', '@pair-stake Amy:Bob=100'.  The whole
+    file is checked before anything is printed; '-' reads stdin, where the
+    first invalid deal stops the run.
+    """
+    import os
+
+    from cpscore.errors import CpscoreError
+    from cpscore.session import Ledger, read_session
+
+    if fmt == "table":
+        _check_style(style)
+    is_stdin = source == "-"
+    name = "stdin" if is_stdin else source
+
+    def open_lines():
+        if is_stdin:
+            return click.open_file("-", encoding="utf-8")
+        try:
+            return open(source, encoding="utf-8-sig")
+        except OSError as error:
+            raise InputError(f"cannot read session file {source!r}: {error.strerror or error}") from None
+
+    def start(lines):
+        try:
+            header, deals = read_session(lines, name)
+            settings = _session_settings(None if is_stdin else source, header, rules, stake, pair_stakes, spade_bonus)
+        except CpscoreError as error:
+            raise InputError(str(error)) from None
+        chosen_rules, chosen_stake, chosen_pairs = settings
+        ledger = Ledger(chosen_rules, 1 if chosen_stake is None else chosen_stake, chosen_pairs, race)
+        return ledger, deals, chosen_stake is not None or bool(chosen_pairs)
+
+    def each_deal(ledger, deals, report_skips):
+        """Settled deals; invalid ones are collected (file) or stop the run (stdin)."""
+        problems = []
+        iterator = iter(deals)
+        while True:
+            try:
+                text = next(iterator)
+            except StopIteration:
+                break
+            except CpscoreError as error:  # the file's structure: nothing after it can be read
+                problems.append(str(error))
+                break
+            try:
+                yield ledger.add(text, name)
+            except CpscoreError as error:
+                if is_stdin and not skip_invalid:
+                    raise InputError(str(error)) from None
+                problems.append(str(error))
+                if skip_invalid and report_skips:
+                    click.echo(f"skipped: {error}", err=True)
+        if problems and not skip_invalid:
+            raise _InvalidDeals(problems)
+
+    try:
+        if not is_stdin:  # first pass: check every deal, keeping only the running totals
+            with open_lines() as file:
+                size = os.fstat(file.fileno()).st_size
+                ledger, deals, money = start(_progress_lines(file, size))
+                for _ in each_deal(ledger, deals, report_skips=True):
+                    pass
+            if totals_only:
+                _print_totals(ledger, fmt, style, money)
+                return
+        with open_lines() as file:
+            ledger, deals, money = start(file)
+            results = each_deal(ledger, deals, report_skips=is_stdin)
+            _print_session(ledger, results, fmt, style, money, totals_only, name)
+    except _InvalidDeals as invalid:
+        for problem in invalid.problems:
+            click.echo(f"Error: {problem}", err=True)
+        raise click.exceptions.Exit(2) from None
+
+
+class _InvalidDeals(Exception):
+    def __init__(self, problems: list[str]) -> None:
+        super().__init__(problems)
+        self.problems = problems
+
+
+def _print_totals(ledger, fmt: str, style: str, money: bool) -> None:
+    from cpscore import formatting
+
+    if fmt == "table":
+        click.echo(formatting.render_totals(ledger, style, money), nl=False)
+    elif fmt in ("json", "jsonl"):
+        data = {"rules": ledger.rules.id, "stake": ledger.stake, **formatting.totals_data(ledger)}
+        text = formatting.render_json(data) if fmt == "json" else formatting.compact_json(data) + "\n"
+        click.echo(text, nl=False)
+    else:
+        click.echo("player,units,amount")
+        for name, units, amount in ledger.totals():
+            click.echo(f"{name},{formatting.number(units)},{formatting.number(amount)}")
+
+
+def _print_session(ledger, results, fmt: str, style: str, money: bool, totals_only: bool, name: str) -> None:
+    """Stream the deals in the chosen format, then the totals."""
+    from cpscore import formatting
+
+    if totals_only:
+        for _ in results:
+            pass
+        _print_totals(ledger, fmt, style, money)
+        return
+    if fmt == "jsonl":
+        chunks = formatting.session_lines(ledger, results)
+    elif fmt == "json":
+        chunks = formatting.session_json(ledger, results)
+    elif fmt == "csv":
+        chunks = formatting.session_csv(results)
+    else:
+        chunks = formatting.session_table(ledger, results, name, style, money)
+    for chunk in chunks:
+        click.echo(chunk, nl=False)
+
+
+@main.command(add_help_option=False)
+@_help_option
+@click.argument("target", metavar="FILE")
+@click.argument("hands", nargs=-1, metavar="[NAME=HAND]...")
+@click.option(
+    "--rules",
+    "rules_text",
+    default=None,
+    metavar="NAME|FILE",
+    help="Rules for a new session file (written as its @rules header).",
+)
+@_player_option("surrender", "This player surrenders (repeatable).")
+@_player_option("waive", "This player waives a natural and plays the rows (repeatable).")
+@_player_option("new-player", "Allow a player the session has not seen yet (repeatable).")
+def add(target, hands, rules_text, surrender, waive, new_player) -> None:
+    """Check a deal and append it to a session file.
+
+    The deal is NAME=HAND arguments, or deal-file lines on stdin.  It is
+    checked against the file's rules and its players (a new name is refused
+    unless --new-player names it); on any error the file is left untouched.
+    The append is atomic: the file is rewritten to a temporary file beside it
+    and renamed over it, so an interrupted write never loses a deal.
+
+        cpscore add night.txt "Amy=Ks Kd 4c / ..." "Bob=..." "Cy=..."
+    """
+    from cpscore.amounts import signed
+    from cpscore.deal import build_deal, entries_from_text, entry_from_argument
+    from cpscore.errors import CpscoreError
+    from cpscore.scoring import settle
+    from cpscore.session import append_deal, deal_lines, read_session, refuse_fantasyland_markers
+
+    try:
+        existing = _read_existing(target)
+        header, deals = read_session(existing.splitlines(), target)
+        known: dict[str, None] = {}
+        count = 0
+        for deal in deals:
+            count += 1
+            known.update(dict.fromkeys(entry.name for entry in deal.entries))
+        if rules_text is not None and existing.strip():
+            raise InputError(f"{target} already exists: --rules only starts a new session file (its @rules header)")
+        chosen = _load_rules(click.get_current_context(), None, rules_text) if rules_text else None
+        session_rules = _session_settings(target, header, chosen, None, (), False)[0]
+        if hands:
+            entries = [entry_from_argument(hand) for hand in hands]
+        else:
+            entries = entries_from_text(_read_stdin(), "stdin")
+        refuse_fantasyland_markers(entries)
+        strangers = [entry.name for entry in entries if known and entry.name not in known and entry.name not in new_player]
+        strangers += [name for name in surrender if known and name not in known and name not in new_player]
+        if strangers:
+            raise InputError(
+                f"{strangers[0]!r} has not played in {target} (players: {', '.join(known)}); "
+                f"check the name, or pass --new-player {strangers[0]!r}"
+            )
+        deal = build_deal(entries, session_rules, surrender, waive)
+        result = settle(deal, session_rules)
+    except CpscoreError as error:
+        raise InputError(str(error)) from None
+    header_lines = [f"@rules {rules_text}"] if rules_text else []
+    try:
+        line = append_deal(target, existing, deal_lines(deal), header_lines)
+    except OSError as error:
+        raise click.ClickException(f"could not write {target}: {error.strerror or error}; the file is unchanged") from None
+    summary = ", ".join(f"{owner.name} {signed(owner.units)}" for owner in result.owners)
+    click.echo(f"added deal {count + 1} (line {line}) to {target}: {summary}")
+
+
+def _read_existing(path: str) -> str:
+    """A session file's text, or '' when it does not exist yet."""
+    try:
+        with open(path, encoding="utf-8") as file:
+            return file.read()
+    except FileNotFoundError:
+        return ""
+    except UnicodeDecodeError:
+        raise InputError(f"cannot read session file {path!r}: it is not UTF-8 text") from None
+    except OSError as error:
+        raise InputError(f"cannot read session file {path!r}: {error.strerror or error}") from None

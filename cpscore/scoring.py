@@ -20,7 +20,7 @@ otherwise).
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Collection, Mapping
 
 from cpscore.amounts import Amount
 from cpscore.cards import ROW_NAMES, Card, Hand
@@ -264,11 +264,14 @@ def assess(hand: Hand, rules: RuleSet) -> Assessment:
 _FRONT_QUALIFIES = {"QQ": 14, "KK": 15, "AA": 16}  # progressive card counts; trips 17
 
 
-def fantasyland(assessment: Assessment | None, rules: RuleSet, playing: bool) -> Fantasyland | None:
-    """Fantasyland next deal (RULES.md 9), or None when the rules have none."""
+def fantasyland(
+    assessment: Assessment | None, rules: RuleSet, playing: bool, repeat: bool = False
+) -> Fantasyland | None:
+    """Fantasyland next deal (RULES.md 9), or None when the rules have none.
+    ``repeat``: this deal already was the player's one repeat, so they leave."""
     if rules.fantasyland == "none":
         return None
-    if assessment is None or assessment.foul:
+    if assessment is None or assessment.foul or (playing and repeat):
         return Fantasyland(playing, False, None)
     front, middle, back = (row.plain >> 20 for row in assessment.rows)
     progressive = rules.fantasyland == "progressive"
@@ -388,10 +391,12 @@ def settle(
     rules: RuleSet,
     stake: Amount = 1,
     pair_stakes: Mapping[frozenset[str], Amount] | None = None,
+    repeats: Collection[str] = (),
 ) -> Settlement:
     """Settle every pair of hands of different players.  ``pair_stakes`` maps
     ``{a, b}`` (player names) to the money per unit for that pair, overriding
-    ``stake``."""
+    ``stake``.  ``repeats`` names the hands playing their one Fantasyland
+    repeat (sessions follow it), who leave whatever they make."""
     pair_stakes = pair_stakes or {}
     seats = deal.seats
     if any(seat.surrendered for seat in seats) and rules.surrender is None:
@@ -441,7 +446,14 @@ def settle(
         money[i] += amount
         money[j] -= amount
     players = tuple(
-        PlayerResult(seat, assessment, natural, fantasyland(assessment, rules, seat.fantasyland), units, amount)
+        PlayerResult(
+            seat,
+            assessment,
+            natural,
+            fantasyland(assessment, rules, seat.fantasyland, seat.name in repeats),
+            units,
+            amount,
+        )
         for seat, assessment, natural, units, amount in zip(seats, assessments, naturals, totals, money)
     )
     owners = []

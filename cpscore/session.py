@@ -1,0 +1,369 @@
+"""A night's ledger: many deals in one file, running totals, transfers,
+Fantasyland from deal to deal, and the race to 11 (RULES.md 9, 10).
+
+A session file is deal files one after another, separated by blank lines.
+Optional header lines at the top set the rules and stakes, so the file is
+self-contained (the command line wins over a header)::
+
+    @rules ofc
+    @stake 10
+    @pair-stake Amy:Bob=100
+
+    Amy: ...
+    Bob: ...
+
+    Amy: ...
+    Bob: ...
+
+Everything here streams: deals are read, settled and handed on one at a time,
+and what is kept between deals does not grow with their number.
+
+>>> text = "@rules 1-6\\n\\nA: Ks Kd 4c / 9h 9c 5d 5s 2c / Ah Ad Ac 7s 7d\\nB: Qs Jd 3c / Th Tc 8d 8s 3d / Kh Qh Jh 8h 2h\\n"
+>>> header, deals = read_session(text.splitlines(), "night.txt")
+>>> header.rules, [(deal.number, deal.line) for deal in deals]
+('1-6', [(1, 3)])
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Iterator, Mapping
+
+from cpscore.amounts import Amount
+from cpscore.deal import Deal, Entry, build_deal, check_name
+from cpscore.errors import CpscoreError, DealError
+from cpscore.records import Record
+from cpscore.rules import RuleSet
+from cpscore.scoring import Settlement, settle
+
+HEADER_KEYS = ("rules", "stake", "pair-stake")
+
+
+class Header(Record):
+    """The settings a session file's header lines give (None: not given)."""
+
+    __slots__ = ("rules", "stake", "pair_stakes")
+
+    def __init__(self, rules: str | None, stake: str | None, pair_stakes: tuple[str, ...]) -> None:
+        self.rules = rules
+        self.stake = stake
+        self.pair_stakes = pair_stakes  # "A:B=AMOUNT" texts, as on the command line
+
+
+class DealText(Record):
+    """One deal as read from a session: its number, its first line, its entries."""
+
+    __slots__ = ("number", "line", "entries")
+
+    def __init__(self, number: int, line: int, entries: list[Entry]) -> None:
+        self.number = number
+        self.line = line
+        self.entries = entries
+
+
+def read_session(lines: Iterable[str], source: str) -> tuple[Header, Iterator[DealText]]:
+    """The header, and a stream of the deals that follow it.  ``lines`` may be
+    a file object; it is read as the stream is consumed."""
+    lines = iter(lines)
+    rules = stake = None
+    pair_stakes: list[str] = []
+    number = 0
+    first: list[tuple[int, str]] = []
+    for number, raw in enumerate(lines, start=1):
+        line = raw.split("#", 1)[0].strip()
+        if not line:
+            continue
+        if not line.startswith("@"):
+            first.append((number, raw))
+            break
+        key, _, value = line[1:].partition(" ")
+        value = value.strip()
+        where = f"{source}, line {number}"
+        if key not in HEADER_KEYS:
+            raise DealError(f"{where}: unknown header @{key} (headers: @rules, @stake, @pair-stake)")
+        if not value:
+            raise DealError(f"{where}: @{key} needs a value")
+        if key == "rules":
+            rules = value
+        elif key == "stake":
+            stake = value
+        else:
+            pair_stakes.append(value)
+    header = Header(rules, stake, tuple(pair_stakes))
+    return header, _deals(first, lines, number, source)
+
+
+def _deals(first: list[tuple[int, str]], lines: Iterator[str], number: int, source: str) -> Iterator[DealText]:
+    entries: list[Entry] = []
+    start = 0
+    count = 0
+
+    def numbered() -> Iterator[tuple[int, str]]:
+        yield from first
+        yield from enumerate(lines, start=number + 1)
+
+    for index, raw in numbered():
+        stripped = raw.strip()
+        if not stripped:  # a blank line ends a deal
+            if entries:
+                count += 1
+                yield DealText(count, start, entries)
+                entries = []
+            continue
+        line = stripped.split("#", 1)[0].strip()
+        if not line:
+            continue  # a comment line neither ends nor starts a deal
+        where = f"{source}, line {index}"
+        if line.startswith("@"):
+            raise DealError(f"{where}: header lines go at the top of the session, before the first deal")
+        name, colon, hand = line.partition(":")
+        if not colon:
+            raise DealError(f"{where}: expected NAME: HAND, got {line!r}")
+        if not entries:
+            start = index
+        entries.append(Entry(check_name(name, where), hand, where))
+    if entries:
+        yield DealText(count + 1, start, entries)
+
+
+def refuse_fantasyland_markers(entries: Iterable[Entry]) -> None:
+    """A session follows Fantasyland from deal to deal: a marker would contradict it."""
+    for entry in entries:
+        if "fantasyland" in entry.text.lower():
+            prefix = f"{entry.where}: " if entry.where else ""
+            raise DealError(
+                f"{prefix}{entry.name}: in a session Fantasyland is followed from deal to deal; "
+                "remove the fantasyland marker"
+            )
+
+
+# Settling a session -----------------------------------------------------------------
+
+
+class DealResult(Record):
+    """One settled deal of a session, with the running totals after it."""
+
+    __slots__ = ("number", "line", "settlement", "running", "race_points")
+
+    def __init__(
+        self,
+        number: int,
+        line: int,
+        settlement: Settlement,
+        running: Mapping[str, tuple[Amount, Amount]],
+        race_points: Mapping[str, int] | None,
+    ) -> None:
+        self.number = number
+        self.line = line
+        self.settlement = settlement
+        self.running = running  # player -> (units, money) so far
+        self.race_points = race_points  # player -> points this deal, with --race
+
+
+class Transfer(Record):
+    """One payment that settles balances: ``payer`` pays ``payee`` ``amount``."""
+
+    __slots__ = ("payer", "payee", "amount")
+
+    def __init__(self, payer: str, payee: str, amount: Amount) -> None:
+        self.payer = payer
+        self.payee = payee
+        self.amount = amount
+
+
+class Race(Record):
+    """The race to a target of points (RULES.md 10): points so far, and the
+    winner with the deal that decided it once someone has won."""
+
+    __slots__ = ("target", "points", "winner", "deal")
+
+    def __init__(self, target: int, points: dict[str, int], winner: str | None, deal: int | None) -> None:
+        self.target = target
+        self.points = points
+        self.winner = winner
+        self.deal = deal
+
+
+class Ledger:
+    """Running state of a session: totals, Fantasyland, the race.  Feed it
+    deals in order with :meth:`add`; its memory grows with players, not deals."""
+
+    def __init__(
+        self,
+        rules: RuleSet,
+        stake: Amount = 1,
+        pair_stakes: Mapping[frozenset[str], Amount] | None = None,
+        race: int | None = None,
+    ) -> None:
+        self.rules = rules
+        self.stake = stake
+        self.pair_stakes = pair_stakes or {}
+        self.units: dict[str, Amount] = {}
+        self.money: dict[str, Amount] = {}
+        self.deals = 0
+        # Who plays the next deal in Fantasyland (RULES.md 9: at most one repeat
+        # in a row): True when that deal will be their repeat.
+        self.fantasyland: dict[str, bool] = {}
+        self.race = Race(race, {}, None, None) if race else None
+
+    def players(self) -> list[str]:
+        """Every player met so far, in order of first appearance."""
+        return list(self.units)
+
+    def build(self, text: DealText, source: str) -> Deal:
+        """Parse a deal and mark who plays it in Fantasyland; errors name the deal."""
+        refuse_fantasyland_markers(text.entries)
+        try:
+            return build_deal(text.entries, self.rules, fantasyland=self._in_fantasyland(text))
+        except DealError as error:
+            if str(error).startswith(source):
+                raise
+            raise DealError(f"{source}, deal {text.number} (line {text.line}): {error}") from None
+
+    def _in_fantasyland(self, text: DealText) -> list[str]:
+        return [entry.name for entry in text.entries if entry.name in self.fantasyland]
+
+    def add(self, text: DealText, source: str) -> DealResult:
+        """Settle the next deal and update the running state."""
+        deal = self.build(text, source)
+        repeats = [name for name in self._in_fantasyland(text) if self.fantasyland[name]]
+        try:
+            settlement = settle(deal, self.rules, self.stake, self.pair_stakes, repeats)
+        except CpscoreError as error:
+            raise DealError(f"{source}, deal {text.number} (line {text.line}): {error}") from None
+        for owner in settlement.owners:
+            self.units[owner.name] = self.units.get(owner.name, 0) + owner.units
+            self.money[owner.name] = self.money.get(owner.name, 0) + owner.amount
+        # Who plays the next deal in Fantasyland: True when it will be their one repeat.
+        self.fantasyland = {
+            player.seat.name: player.fantasyland.playing
+            for player in settlement.players
+            if player.fantasyland is not None and player.fantasyland.next
+        }
+        points = self._race(settlement, text.number) if self.race else None
+        self.deals += 1
+        running = {name: (self.units[name], self.money[name]) for name in self.units}
+        return DealResult(text.number, text.line, settlement, running, points)
+
+    def _race(self, settlement: Settlement, number: int) -> dict[str, int]:
+        """Points this deal: the best front, middle and back at the table each
+        score 1 (a tie for best scores nothing); all three rows in a four-hand
+        deal score a fourth point."""
+        race = self.race
+        live = [player for player in settlement.players if player.assessment and not player.foul]
+        points = {player.seat.owner: 0 for player in settlement.players}
+        taken: dict[str, int] = {}
+        for index in range(3):
+            values = [player.assessment.rows[index].value for player in live]
+            if not values:
+                continue
+            best = max(values)
+            if values.count(best) == 1:
+                winner = live[values.index(best)]
+                points[winner.seat.owner] += 1
+                taken[winner.seat.name] = taken.get(winner.seat.name, 0) + 1
+        if len(settlement.players) == 4:
+            for player in settlement.players:
+                if taken.get(player.seat.name) == 3:
+                    points[player.seat.owner] += 1
+        for name, gained in points.items():
+            race.points[name] = race.points.get(name, 0) + gained
+        if race.winner is None:
+            reached = sorted((total, name) for name, total in race.points.items() if total >= race.target)
+            if reached and (len(reached) == 1 or reached[-1][0] > reached[-2][0]):
+                race.winner, race.deal = reached[-1][1], number
+        return points
+
+    def totals(self) -> list[tuple[str, Amount, Amount]]:
+        """(player, units, money) for every player, in order of first appearance."""
+        return [(name, self.units[name], self.money[name]) for name in self.units]
+
+    def transfers(self) -> list[Transfer]:
+        return transfers(self.money)
+
+
+def transfers(balances: Mapping[str, Amount]) -> list[Transfer]:
+    """At most players - 1 payments that settle every balance (positive: is
+    owed), the same for the same input: the largest debtor pays the largest
+    creditor, until everyone is square.
+
+    >>> [(t.payer, t.payee, t.amount) for t in transfers({"Amy": 50, "Bob": -40, "Cy": -10})]
+    [('Bob', 'Amy', 40), ('Cy', 'Amy', 10)]
+    """
+    owed = sorted(((amount, name) for name, amount in balances.items() if amount > 0), key=lambda x: (-x[0], x[1]))
+    owing = sorted(((-amount, name) for name, amount in balances.items() if amount < 0), key=lambda x: (-x[0], x[1]))
+    owed_list = [[amount, name] for amount, name in owed]
+    owing_list = [[amount, name] for amount, name in owing]
+    payments = []
+    i = j = 0
+    while i < len(owing_list) and j < len(owed_list):
+        pay = min(owing_list[i][0], owed_list[j][0])
+        payments.append(Transfer(owing_list[i][1], owed_list[j][1], pay))
+        owing_list[i][0] -= pay
+        owed_list[j][0] -= pay
+        if owing_list[i][0] == 0:
+            i += 1
+        if owed_list[j][0] == 0:
+            j += 1
+    return payments
+
+
+# Appending a deal ----------------------------------------------------------------------
+
+
+def deal_lines(deal: Deal) -> list[str]:
+    """A deal as session-file lines, hands normalised to front / middle / back."""
+    lines = []
+    for seat in deal.seats:
+        if seat.hand is not None:
+            hand = str(seat.hand)
+        elif seat.cards:
+            hand = " ".join(map(str, seat.cards))
+        else:
+            hand = ""
+        markers = [marker for marker, on in (("surrender", seat.surrendered), ("waive", seat.waive)) if on]
+        text = " ; ".join([hand, *markers]) if hand else " ; ".join(markers)
+        lines.append(f"{seat.name}: {text}")
+    return lines
+
+
+def append_deal(path: str, existing: str, lines: list[str], header: list[str] = ()) -> int:
+    """Write ``existing`` plus the deal ``lines`` to ``path`` atomically and
+    durably: a temporary file in the same folder is written, flushed to disk
+    and renamed over ``path``; on any failure it is removed and ``path`` is as
+    it was.  Returns the line number the deal starts at."""
+    import os
+    import tempfile
+
+    text = existing
+    if header:
+        text += "\n".join(header) + "\n"
+    if text and not text.endswith("\n"):
+        text += "\n"
+    if text.strip():
+        text += "\n"  # a blank line ends the previous deal (or the header)
+    start = text.count("\n") + 1
+    text += "\n".join(lines) + "\n"
+    folder = os.path.dirname(os.path.abspath(path))
+    handle, temporary = tempfile.mkstemp(dir=folder, prefix=f".{os.path.basename(path)}.", suffix=".tmp")
+    try:
+        with os.fdopen(handle, "w", encoding="utf-8") as file:
+            file.write(text)
+            file.flush()
+            os.fsync(file.fileno())
+        try:
+            os.chmod(temporary, os.stat(path).st_mode & 0o7777)
+        except FileNotFoundError:
+            pass
+        os.replace(temporary, path)
+    except BaseException:
+        try:
+            os.unlink(temporary)
+        except FileNotFoundError:
+            pass
+        raise
+    directory = os.open(folder, os.O_RDONLY)
+    try:
+        os.fsync(directory)  # make the rename itself durable
+    finally:
+        os.close(directory)
+    return start
