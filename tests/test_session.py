@@ -1,0 +1,428 @@
+"""Sessions: the ledger, transfers, Fantasyland across deals, the race, safe appends."""
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+from decimal import Decimal
+
+import pytest
+from click.testing import CliRunner
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from cpscore.cards import CARDS
+from cpscore.cli import main
+from cpscore.deal import Entry, build_deal
+from cpscore.errors import DealError
+from cpscore.hands import evaluate_row
+from cpscore.rules import get_rules
+from cpscore.scoring import settle
+from cpscore.session import Ledger, append_deal, read_session, transfers
+
+AMY = "Ks Kd 4c / 9h 9c 5d 5s 2c / Ah Ad Ac 7s 7d"
+BOB = "Qs Jd 3c / Th Tc 8d 8s 3d / Kh Qh Jh 8h 2h"
+CY = "As 6d 2s / 6c 6h 4d 4s 3s / Js Ts 9s 8c 7c"
+ANN = "Qh Qd 2c / Kh Kd Kc 3h 3d / 9s 9h 9d 9c 4h"
+BEN = "Js Jd 5c / Th Td 8c 8d 2d / Ac Ad 6s 6h 7c"
+CAT = "Ts 7d 4c / 6c 6d 5s 5h 3c / As Ks Qs 8s 2s"
+
+NIGHT = f"""\
+# Friday night
+@rules ofc
+@stake 10
+
+Amy: {AMY}
+Bob: {BOB}
+Cy:  {CY}
+
+Amy: {ANN}
+Bob: {BEN}
+Cy:  {CAT}
+
+Amy: 2s 2d 2c / 9h 9c 9d 4s 4c / Ts Js Qs Ks As
+Bob: Qd Qc 3h / Jc Td 8d 6s 5c / Kc 7h 5h 4h 3d
+Cy:  surrender
+"""
+
+
+def run(*args, input=None):
+    return CliRunner().invoke(main, list(args), input=input)
+
+
+def ok(*args, input=None):
+    result = run(*args, input=input)
+    assert result.exit_code == 0, result.stderr
+    return result.stdout
+
+
+@pytest.fixture
+def night(tmp_path):
+    path = tmp_path / "night.txt"
+    path.write_text(NIGHT)
+    return path
+
+
+# Reading ----------------------------------------------------------------------------
+
+
+def test_read_session_numbers_deals_and_lines():
+    header, deals = read_session(NIGHT.splitlines(), "night.txt")
+    assert (header.rules, header.stake, header.pair_stakes) == ("ofc", "10", ())
+    deals = list(deals)
+    assert [(deal.number, deal.line, len(deal.entries)) for deal in deals] == [(1, 5, 3), (2, 9, 3), (3, 13, 3)]
+    assert deals[1].entries[0].where == "night.txt, line 9"
+
+
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [
+        ("@colour red\n", "s.txt, line 1: unknown header @colour"),
+        ("@rules\n", "s.txt, line 1: @rules needs a value"),
+        (f"A: {AMY}\nB: {BOB}\n\n@stake 3\n", "s.txt, line 4: header lines go at the top"),
+        (f"A: {AMY}\nB {BOB}\n", "s.txt, line 2: expected NAME: HAND"),
+    ],
+)
+def test_session_structure_errors(text, message):
+    with pytest.raises(DealError, match=message.replace("@", "@")):
+        header, deals = read_session(text.splitlines(), "s.txt")
+        list(deals)
+
+
+# The ledger -------------------------------------------------------------------------
+
+
+def random_deal(draw, players):
+    order = draw(st.permutations(range(52)))
+    hands = {}
+    for seat, name in enumerate(players):
+        cards = [CARDS[code] for code in order[13 * seat : 13 * seat + 13]]
+        front, middle, back = cards[:3], cards[3:8], cards[8:]
+        if evaluate_row(middle) > evaluate_row(back):
+            middle, back = back, middle
+        hands[name] = " / ".join(" ".join(map(str, row)) for row in (front, middle, back))
+    return hands
+
+
+@st.composite
+def sessions(draw):
+    rules = get_rules(draw(st.sampled_from(["2-4", "1-6", "ofc", "pineapple", "taiwanese"])))
+    group = ["Amy", "Bob", "Cy", "Dee"][: rules.max_players]
+    deals = []
+    for _ in range(draw(st.integers(1, 6))):
+        players = group[: draw(st.integers(2, len(group)))]
+        deals.append(random_deal(draw, players))
+    stake = Decimal(draw(st.integers(1, 40))) / 4
+    return rules, deals, stake
+
+
+def session_text(deals):
+    return "\n\n".join("\n".join(f"{name}: {hand}" for name, hand in deal.items()) for deal in deals) + "\n"
+
+
+@settings(max_examples=60, deadline=None)
+@given(sessions())
+def test_ledger_totals_are_the_sum_of_the_deals(case):
+    rules, deals, stake = case
+    ledger = Ledger(rules, stake)
+    _, texts = read_session(session_text(deals).splitlines(), "s.txt")
+    for text in texts:
+        ledger.add(text, "s.txt")
+    expected_units, expected_money = {}, {}
+    for deal in deals:
+        result = settle(build_deal([Entry(n, h, "") for n, h in deal.items()], rules), rules, stake)
+        for player in result.players:
+            expected_units[player.name] = expected_units.get(player.name, 0) + player.units
+            expected_money[player.name] = expected_money.get(player.name, 0) + player.amount
+    assert {name: (units, money) for name, units, money in ledger.totals()} == {
+        name: (expected_units[name], expected_money[name]) for name in expected_units
+    }
+    assert sum(money for _, _, money in ledger.totals()) == 0
+
+
+@settings(max_examples=300)
+@given(st.lists(st.integers(-10_000, 10_000), min_size=1, max_size=8))
+def test_transfers_settle_every_balance_in_at_most_players_minus_one(amounts):
+    balances = {f"P{i}": Decimal(amount) / 4 for i, amount in enumerate(amounts)}
+    balances["Last"] = -sum(balances.values())
+    payments = transfers(balances)
+    assert len(payments) <= len(balances) - 1
+    left = dict(balances)
+    for payment in payments:
+        assert payment.amount > 0
+        left[payment.payer] += payment.amount
+        left[payment.payee] -= payment.amount
+    assert all(value == 0 for value in left.values())
+    assert [(p.payer, p.payee, p.amount) for p in transfers(dict(reversed(balances.items())))] == [
+        (p.payer, p.payee, p.amount) for p in payments
+    ]
+
+
+def test_fantasyland_across_deals_allows_one_repeat():
+    ledger = Ledger(get_rules("ofc"))
+    _, texts = read_session(NIGHT.replace("@rules ofc\n", "").splitlines(), "night.txt")
+    statuses = []
+    for text in texts:
+        result = ledger.add(text, "night.txt")
+        statuses.append(result.settlement.players[0].fantasyland.status)
+    # KK in front enters; a full house in the middle stays; trips in front would
+    # stay again, but one repeat in a row is the limit.
+    assert statuses == ["enters", "stays", "leaves"]
+
+
+def test_fantasyland_marker_is_refused_in_a_session(tmp_path):
+    path = tmp_path / "s.txt"
+    path.write_text(f"@rules ofc\nAmy: {AMY} ; fantasyland\nBob: {BOB}\n")
+    result = run("session", str(path))
+    assert result.exit_code == 2
+    assert "in a session Fantasyland is followed from deal to deal" in result.stderr
+
+
+def test_race_points_and_winner():
+    ledger = Ledger(get_rules("ofc"), race=3)
+    _, texts = read_session(NIGHT.splitlines(), "night.txt")
+    points = [ledger.add(text, "night.txt").race_points for text in texts]
+    assert points[0] == {"Amy": 2, "Bob": 1, "Cy": 0}
+    assert points[1] == {"Amy": 3, "Bob": 0, "Cy": 0}
+    assert (ledger.race.winner, ledger.race.deal) == ("Amy", 2)
+
+
+def test_race_fourth_point_and_tie_plays_on():
+    four = session_text(
+        [
+            {"A": ANN, "B": BEN, "C": CAT, "D": "3s 7s 5d / Tc Jc Qc 4d 4s / 2h 7h 8h Jh Ah"},
+        ]
+    )
+    ledger = Ledger(get_rules("2-4"), race=11)
+    _, texts = read_session(four.splitlines(), "s.txt")
+    result = ledger.add(next(texts), "s.txt")
+    assert result.race_points == {"A": 4, "B": 0, "C": 0, "D": 0}  # all three rows at a four-player table
+    tie = Ledger(get_rules("2-4"), race=1)
+    _, texts = read_session(session_text([{"A": AMY, "B": BOB}]).splitlines(), "s.txt")
+    tie.add(next(texts), "s.txt")
+    # Amy takes front and back, Bob the middle: both reach 1 in the same deal,
+    # Amy with more points.
+    assert (tie.race.winner, tie.race.points) == ("A", {"A": 2, "B": 1})
+
+
+# The command ------------------------------------------------------------------------
+
+
+def test_session_table(night):
+    assert ok("session", str(night)) == f"""\
+Session {night}: rules ofc, stake 10 a unit
+
+Deal  Line  Amy          Bob          Cy           Notes
+   1     5  +29 (+29)    -8 (-8)      -21 (-21)    Amy FL next (13)
+   2     9  +60 (+89)    -26 (-34)    -34 (-55)    Amy FL stays (13)
+   3    13  +55 (+144)   -53 (-87)    -2 (-57)     Amy FL leaves; Bob FOUL; Cy surrenders
+
+Totals after 3 deals:
+
+Player      Units    Money
+--------  -------  -------
+Amy          +144    +1440
+Bob           -87     -870
+Cy            -57     -570
+
+To settle:
+  Bob pays Amy 870
+  Cy pays Amy 570
+"""
+
+
+def test_session_json_and_totals(night):
+    data = json.loads(ok("session", "--format", "json", str(night)))
+    assert list(data) == ["rules", "stake", "deals", "totals", "transfers"]
+    assert [deal["deal"] for deal in data["deals"]] == [1, 2, 3]
+    assert data["deals"][1]["line"] == 9
+    assert [p["units"] for p in data["deals"][1]["players"]] == [60, -26, -34]
+    assert data["totals"] == [
+        {"name": "Amy", "units": 144, "amount": 1440},
+        {"name": "Bob", "units": -87, "amount": -870},
+        {"name": "Cy", "units": -57, "amount": -570},
+    ]
+    assert data["transfers"] == [{"from": "Bob", "to": "Amy", "amount": 870}, {"from": "Cy", "to": "Amy", "amount": 570}]
+    totals = json.loads(ok("session", "--totals", "--format", "json", str(night)))
+    assert list(totals) == ["rules", "stake", "totals", "transfers"]
+    assert totals["totals"] == data["totals"]
+
+
+def test_session_json_lines_and_csv(night):
+    lines = ok("session", "--format", "jsonl", str(night)).splitlines()
+    assert len(lines) == 4
+    assert [json.loads(line)["deal"] for line in lines[:3]] == [1, 2, 3]
+    assert json.loads(lines[3])["transfers"][0] == {"from": "Bob", "to": "Amy", "amount": 870}
+    csv = ok("session", "--format", "csv", str(night)).splitlines()
+    assert csv[0] == "deal,line,player,units,amount,total units,total amount,foul,natural,surrendered,fantasyland,race points"
+    assert csv[1] == "1,5,Amy,29,290,29,290,no,,no,enters,"
+    assert len(csv) == 1 + 9
+
+
+def test_command_line_wins_over_the_header(night):
+    data = json.loads(ok("session", "--totals", "--format", "json", "--rules", "1-6", "--stake", "1", str(night)))
+    assert (data["rules"], data["stake"]) == ("1-6", 1)
+    paired = json.loads(ok("session", "--format", "json", "--pair-stake", "Amy:Bob=100", str(night)))
+    assert paired["deals"][0]["pairs"][0]["stake"] == 100
+
+
+def test_session_from_stdin_and_race(night):
+    out = ok("session", "--race", "3", "--totals", "-", input=night.read_text())
+    assert out.endswith("Race to 3: Amy 8, Bob 1, Cy 0.\nAmy wins the race at deal 2.\n")
+
+
+def test_every_invalid_deal_is_reported_and_nothing_is_printed(tmp_path):
+    path = tmp_path / "bad.txt"
+    path.write_text(f"Amy: {AMY}\nBob: {BOB[:-2]}2x\n\nAmy: {AMY}\n\nAmy: {AMY}\nBob: {BOB}\n")
+    result = run("session", str(path))
+    assert result.exit_code == 2
+    assert result.stdout == ""
+    assert result.stderr.splitlines() == [
+        f"Error: {path}, line 2: Bob, back: unknown card '2x': a card is a rank (2-9, T or 10, J, Q, K, A) "
+        "then a suit (s, h, d, c or ♠ ♥ ♦ ♣)",
+        f"Error: {path}, deal 2 (line 4): 1 player in the deal: a deal has 2 to 4 players",
+    ]
+    skipped = run("session", "--skip-invalid", "--totals", str(path))
+    assert skipped.exit_code == 0
+    assert "Totals after 1 deal:" in skipped.stdout
+    assert skipped.stderr.count("skipped: ") == 2
+    piped = run("session", "-", input=path.read_text())
+    assert piped.exit_code == 2
+    assert piped.stdout == ""
+    assert piped.stderr.startswith("Error: stdin, line 2: Bob, back: unknown card '2x'")
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["session", "missing.txt"], "Error: cannot read session file 'missing.txt'"),
+        (["session", "--race", "0", "x.txt"], "Invalid value for '--race'"),
+        (["session", "--format", "xml", "x.txt"], "Invalid value for '--format'"),
+    ],
+)
+def test_session_option_errors(args, message):
+    result = run(*args)
+    assert result.exit_code == 2
+    assert message in result.stderr
+
+
+def test_header_errors_name_the_header(tmp_path):
+    path = tmp_path / "s.txt"
+    path.write_text(f"@rules chinese\n\nA: {AMY}\nB: {BOB}\n")
+    result = run("session", str(path))
+    assert result.exit_code == 2
+    assert "Error: @rules in the session header: unknown rule set 'chinese'" in result.stderr
+    path.write_text(f"@stake lots\n\nA: {AMY}\nB: {BOB}\n")
+    assert "session header: @stake 'lots' is not a number" in run("session", str(path)).stderr
+
+
+# add --------------------------------------------------------------------------------
+
+
+def test_add_builds_a_session_deal_by_deal(tmp_path):
+    path = tmp_path / "night.txt"
+    assert ok("add", str(path), "--rules", "ofc", f"Amy={AMY}", f"Bob={BOB}", f"Cy={CY}") == (
+        f"added deal 1 (line 3) to {path}: Amy +29, Bob -8, Cy -21\n"
+    )
+    assert ok("add", str(path), input=f"Amy: {ANN}\nBob: {BEN}\nCy: {CAT}\n") == (
+        f"added deal 2 (line 7) to {path}: Amy +60, Bob -26, Cy -34\n"
+    )
+    ok("add", str(path), "--surrender", "Cy", "Amy=2s 2d 2c / 9h 9c 9d 4s 4c / Ts Js Qs Ks As", "Bob=Qd Qc 3h / Jc Td 8d 6s 5c / Kc 7h 5h 4h 3d")
+    text = path.read_text()
+    assert text.startswith(f"@rules ofc\n\nAmy: {AMY}\n")
+    assert "Cy: surrender\n" in text
+    totals = json.loads(ok("session", "--totals", "--format", "json", str(path)))
+    assert [(t["name"], t["units"]) for t in totals["totals"]] == [("Amy", 144), ("Bob", -87), ("Cy", -57)]
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        ([f"Amyy={AMY}", f"Bob={BOB}"], "Error: 'Amyy' has not played in {path} (players: Amy, Bob, Cy)"),
+        ([f"Amy={AMY}", f"Bob={AMY}"], "Error: Ks is dealt twice: in Amy's front and in Bob's front"),
+        ([f"Amy={AMY}"], "Error: 1 player in the deal"),
+        ([f"Amy={AMY[:-2]}7x", f"Bob={BOB}"], "Error: Amy, back: unknown card '7x'"),
+        (["--rules", "1-6", f"Amy={AMY}", f"Bob={BOB}"], "already exists: --rules only starts a new session file"),
+        ([f"Amy={AMY} ; fantasyland", f"Bob={BOB}"], "in a session Fantasyland is followed from deal to deal"),
+    ],
+    ids=["unknown-player", "card-twice", "one-player", "bad-card", "rules-on-existing", "fantasyland-marker"],
+)
+def test_add_errors_leave_the_file_untouched(tmp_path, args, message):
+    path = tmp_path / "night.txt"
+    path.write_text(f"@rules ofc\n\nAmy: {AMY}\nBob: {BOB}\nCy: {CY}\n")
+    before = path.read_bytes()
+    result = run("add", str(path), *args)
+    assert result.exit_code == 2
+    assert message.replace("{path}", str(path)) in result.stderr
+    assert path.read_bytes() == before
+    assert sorted(os.listdir(tmp_path)) == ["night.txt"]
+
+
+def test_add_new_player_when_asked(tmp_path):
+    path = tmp_path / "night.txt"
+    path.write_text(f"Amy: {AMY}\nBob: {BOB}\n")
+    ok("add", str(path), "--new-player", "Dee", f"Amy={ANN}", f"Dee={BEN}")
+    assert path.read_text().endswith(f"\nAmy: {ANN}\nDee: {BEN}\n")
+
+
+def test_failed_replace_leaves_the_file_and_no_temporary(tmp_path, monkeypatch):
+    path = tmp_path / "night.txt"
+    path.write_text(f"Amy: {AMY}\nBob: {BOB}\n")
+    before = path.read_bytes()
+
+    def broken(*args):
+        raise OSError(28, "No space left on device")
+
+    monkeypatch.setattr(os, "replace", broken)
+    with pytest.raises(OSError):
+        append_deal(str(path), path.read_text(), [f"Amy: {ANN}", f"Bob: {BEN}"])
+    assert path.read_bytes() == before
+    assert os.listdir(tmp_path) == ["night.txt"]
+    result = run("add", str(path), f"Amy={ANN}", f"Bob={BEN}")
+    assert result.exit_code == 1
+    assert "could not write" in result.stderr and "the file is unchanged" in result.stderr
+
+
+def test_interrupted_write_leaves_the_file_and_no_temporary(tmp_path, monkeypatch):
+    path = tmp_path / "night.txt"
+    path.write_text(f"Amy: {AMY}\nBob: {BOB}\n")
+    before = path.read_bytes()
+
+    def interrupted(fd):
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(os, "fsync", interrupted)
+    with pytest.raises(KeyboardInterrupt):
+        append_deal(str(path), path.read_text(), [f"Amy: {ANN}", f"Bob: {BEN}"])
+    assert path.read_bytes() == before
+    assert os.listdir(tmp_path) == ["night.txt"]
+
+
+def test_killed_writer_never_leaves_half_a_deal(tmp_path):
+    """Kill an `add` while its temporary file is written but not yet renamed."""
+    path = tmp_path / "night.txt"
+    path.write_text(f"Amy: {AMY}\nBob: {BOB}\n")
+    before = path.read_bytes()
+    code = (
+        "import os, sys, time\n"
+        "os.fsync = lambda fd: time.sleep(60)\n"
+        "from cpscore.cli import main\n"
+        "main(['add', sys.argv[1], sys.argv[2], sys.argv[3]])\n"
+    )
+    process = subprocess.Popen([sys.executable, "-c", code, str(path), f"Amy={ANN}", f"Bob={BEN}"])
+    try:
+        for _ in range(200):  # wait for the temporary file to appear
+            if len(os.listdir(tmp_path)) > 1:
+                break
+            time.sleep(0.05)
+        assert len(os.listdir(tmp_path)) == 2
+        process.send_signal(signal.SIGKILL)
+        process.wait()
+    finally:
+        if process.poll() is None:
+            process.kill()
+    assert path.read_bytes() == before
+    # The session still reads; the leftover temporary file is not a session file.
+    assert "Totals after 1 deal" in ok("session", "--totals", str(path))
