@@ -262,6 +262,10 @@ def _row_order(first: int, last: int) -> tuple[str, str, str]:
 
 
 def _check_no_repeats(rows: Iterable[tuple[str, Sequence[Card]]], player: str | None) -> None:
+    rows = list(rows)
+    codes = [card.code for _, row in rows for card in row]
+    if len(set(codes)) == len(codes):
+        return
     seen: dict[Card, str] = {}
     for name, row in rows:
         for card in row:

@@ -133,6 +133,8 @@ def entries_from_text(text: str, source: str) -> list[Entry]:
 
 def _markers(text: str, prefix: str, name: str) -> tuple[str, set[str]]:
     """The hand text and the markers after ``;`` (``surrender`` may stand alone)."""
+    if ";" not in text and len(text) > 20:  # a hand and nothing else: the common case
+        return text, set()
     hand, *rest = text.split(";")
     markers = {marker.strip().lower() for marker in rest if marker.strip()}
     if hand.strip().lower() in MARKERS:
@@ -164,6 +166,22 @@ def _seat(entry: Entry, prefix: str, flags: dict[str, set[str]]) -> Seat:
     )
 
 
+def _name_a_card_dealt_twice(seats: list[Seat], entries: list[Entry]) -> None:
+    """Raise the error for the first card held twice, naming both places."""
+    holders: dict[Card, tuple[str, str]] = {}
+    for seat, entry in zip(seats, entries):
+        prefix = f"{entry.where}: " if entry.where else ""
+        places = zip(ROW_NAMES, seat.hand.rows) if seat.hand else [("hand", seat.cards)]
+        for row_name, row in places:
+            for card in row:
+                if card in holders:
+                    other, other_row = holders[card]
+                    raise DealError(
+                        f"{prefix}{card} is dealt twice: in {other}'s {other_row} and in {entry.name}'s {row_name}"
+                    )
+                holders[card] = (entry.name, row_name)
+
+
 def build_deal(
     entries: Iterable[Entry],
     rules: RuleSet | None = None,
@@ -186,24 +204,16 @@ def build_deal(
     max_players = rules.max_players if rules else 4
     seats: list[Seat] = []
     first_seen: dict[str, str] = {}
-    holders: dict[Card, tuple[str, str]] = {}
     for entry in entries:
         prefix = f"{entry.where}: " if entry.where else ""
         if entry.name in first_seen:
             earlier = f" (first at {first_seen[entry.name]})" if first_seen[entry.name] else ""
             raise DealError(f"{prefix}player {entry.name!r} is named twice{earlier}")
         first_seen[entry.name] = entry.where
-        seat = _seat(entry, prefix, flags)
-        places = zip(ROW_NAMES, seat.hand.rows) if seat.hand else [("hand", seat.cards)]
-        for row_name, row in places:
-            for card in row:
-                if card in holders:
-                    other, other_row = holders[card]
-                    raise DealError(
-                        f"{prefix}{card} is dealt twice: in {other}'s {other_row} and in {entry.name}'s {row_name}"
-                    )
-                holders[card] = (entry.name, row_name)
-        seats.append(seat)
+        seats.append(_seat(entry, prefix, flags))
+    codes = [card.code for seat in seats for card in seat.cards]
+    if len(set(codes)) != len(codes):
+        _name_a_card_dealt_twice(seats, entries)
     if not MIN_PLAYERS <= len(seats) <= max_players:
         # Criss-cross counts hands, not players (RULES.md 1).
         noun = "hand" if len({seat.owner for seat in seats}) < len(seats) else "player"

@@ -64,12 +64,30 @@ def detect(cards: Sequence[Card], hand: Hand | None, rules: RuleSet) -> Natural 
     if not enabled:
         return None
     ranks = [(card.code >> 2) + 2 for card in cards]
-    counts = Counter(ranks)
+    groups = _Groups(ranks)
     for natural in _by_value(enabled):  # the first one the cards make is the most valuable
-        found = _claim(natural, cards, ranks, counts, hand, rules)
+        found = _claim(natural, cards, ranks, groups, hand, rules)
         if found is not None:
             return Natural(natural, enabled[natural], *found)
     return None
+
+
+class _Groups:
+    """How many distinct ranks the cards have, and (counted only when a natural
+    needs them) how many of each."""
+
+    __slots__ = ("distinct", "ranks", "_counts")
+
+    def __init__(self, ranks: list[int]) -> None:
+        self.ranks = ranks
+        self.distinct = len(set(ranks))
+        self._counts: Counter | None = None
+
+    @property
+    def counts(self) -> Counter:
+        if self._counts is None:
+            self._counts = Counter(self.ranks)
+        return self._counts
 
 
 _ORDERS: dict[tuple, list[str]] = {}
@@ -83,18 +101,22 @@ def _by_value(enabled: Mapping[str, Amount]) -> list[str]:
     return _ORDERS[key]
 
 
-def _claim(natural, cards, ranks, counts, hand, rules):
-    """(key, rows) when the cards make ``natural``, else None."""
+def _claim(natural, cards, ranks, groups, hand, rules):
+    """(key, rows) when the cards make ``natural``, else None.  Counts of
+    distinct ranks reject most hands before anything is counted: thirteen
+    cards hold six pairs in at most 7 ranks, four trips in at most 5, three
+    quads in at most 4."""
     if natural in _ROW_BASED:
         return _rows_claim(_ROW_BASED[natural], cards, hand, rules.ace_high_front_straight)
+    distinct = groups.distinct
     if natural == "clean-dragon":
-        made = len(counts) == 13 and len({card.suit for card in cards}) == 1
+        made = distinct == 13 and len({card.suit for card in cards}) == 1
     elif natural == "dragon":
-        made = len(counts) == 13
+        made = distinct == 13
     elif natural == "twelve-royals":
         made = min(ranks) >= 11
     elif natural == "three-quads":
-        made = sum(count == 4 for count in counts.values()) >= 3
+        made = distinct <= 4 and sum(count == 4 for count in groups.counts.values()) >= 3
     elif natural == "all-high":
         made = min(ranks) >= 8
     elif natural == "all-low":
@@ -102,15 +124,18 @@ def _claim(natural, cards, ranks, counts, hand, rules):
     elif natural == "one-colour":
         made = len({card.suit.red for card in cards}) == 1
     elif natural == "four-trips":
-        made = sum(count >= 3 for count in counts.values()) >= 4
+        made = distinct <= 5 and sum(count >= 3 for count in groups.counts.values()) >= 4
     elif natural == "six-pairs":
+        if distinct > 7:
+            return None
+        counts = groups.counts
         pairs = sorted((rank for rank, count in counts.items() for _ in range(count // 2)), reverse=True)
         if len(pairs) < 6:
             return None
         odd = max(rank for rank, count in counts.items() if count % 2)
         return (tuple(pairs), odd), None
     elif natural == "no-broadway":
-        made = not counts.keys() & {11, 12, 13}
+        made = not set(ranks) & {11, 12, 13}
     else:  # pragma: no cover - NATURALS and this function name the same ids
         raise ValueError(natural)
     return (None, None) if made else None
