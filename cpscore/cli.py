@@ -468,8 +468,9 @@ def session(source, rules, spade_bonus, stake, pair_stakes, race, totals_only, s
         ledger = Ledger(chosen_rules, 1 if chosen_stake is None else chosen_stake, chosen_pairs, race)
         return ledger, deals, chosen_stake is not None or bool(chosen_pairs)
 
-    def each_deal(ledger, deals, report_skips):
-        """Settled deals; invalid ones are collected (file) or stop the run (stdin)."""
+    def each_deal(ledger, deals, report_skips, quick=False):
+        """Settled deals; invalid ones are collected (file) or stop the run (stdin).
+        ``quick``: only the totals are wanted (nothing is yielded)."""
         problems = []
         iterator = iter(deals)
         while True:
@@ -481,7 +482,10 @@ def session(source, rules, spade_bonus, stake, pair_stakes, race, totals_only, s
                 problems.append(str(error))
                 break
             try:
-                yield ledger.add(text, name)
+                if quick:
+                    ledger.add_totals(text, name)
+                else:
+                    yield ledger.add(text, name)
             except CpscoreError as error:
                 if is_stdin and not skip_invalid:
                     raise InputError(str(error)) from None
@@ -496,14 +500,14 @@ def session(source, rules, spade_bonus, stake, pair_stakes, race, totals_only, s
             with open_lines() as file:
                 size = os.fstat(file.fileno()).st_size
                 ledger, deals, money = start(_progress_lines(file, size))
-                for _ in each_deal(ledger, deals, report_skips=True):
+                for _ in each_deal(ledger, deals, report_skips=True, quick=True):
                     pass
             if totals_only:
                 _print_totals(ledger, fmt, style, money)
                 return
         with open_lines() as file:
             ledger, deals, money = start(file)
-            results = each_deal(ledger, deals, report_skips=is_stdin)
+            results = each_deal(ledger, deals, report_skips=is_stdin, quick=totals_only)
             _print_session(ledger, results, fmt, style, money, totals_only, name)
     except _InvalidDeals as invalid:
         for problem in invalid.problems:
@@ -601,7 +605,9 @@ def add(target, hands, rules_text, surrender, waive, new_player) -> None:
         else:
             entries = entries_from_text(_read_stdin(), "stdin")
         refuse_fantasyland_markers(entries)
-        strangers = [entry.name for entry in entries if known and entry.name not in known and entry.name not in new_player]
+        strangers = [
+            entry.name for entry in entries if known and entry.name not in known and entry.name not in new_player
+        ]
         strangers += [name for name in surrender if known and name not in known and name not in new_player]
         if strangers:
             raise InputError(
@@ -616,7 +622,9 @@ def add(target, hands, rules_text, surrender, waive, new_player) -> None:
     try:
         line = append_deal(target, existing, deal_lines(deal), header_lines)
     except OSError as error:
-        raise click.ClickException(f"could not write {target}: {error.strerror or error}; the file is unchanged") from None
+        raise click.ClickException(
+            f"could not write {target}: {error.strerror or error}; the file is unchanged"
+        ) from None
     summary = ", ".join(f"{owner.name} {signed(owner.units)}" for owner in result.owners)
     click.echo(f"added deal {count + 1} (line {line}) to {target}: {summary}")
 

@@ -19,7 +19,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from cpscore.cards import ROW_NAMES, Card, Hand, parse_hand_or_cards
+from cpscore.cards import CODES, ROW_NAMES, Card, Hand, parse_hand_or_cards
 from cpscore.errors import CardError, DealError
 from cpscore.records import Record
 from cpscore.rules import RuleSet
@@ -225,3 +225,38 @@ def build_deal(
     if len({seat.owner for seat in seats}) < 2:
         raise DealError("every hand in the deal belongs to one player: a deal needs at least two players")
     return Deal(tuple(seats))
+
+
+def quick_hands(entries: list[Entry], max_players: int) -> list[tuple[str, list[list[int]]]] | None:
+    """The hands of a plain deal as rows of card codes (front, middle, back),
+    without building any record, or None when anything is unusual: markers,
+    criss-cross names, unset hands, other notation, or any error.  A session's
+    totals read most deals this way and give the rest to :func:`build_deal`,
+    which also words every error."""
+    if not MIN_PLAYERS <= len(entries) <= max_players:
+        return None
+    hands = []
+    names = set()
+    codes: list[int] = []
+    for entry in entries:
+        name, text = entry.name, entry.text
+        if name in names or ";" in text or "[" in name or "]" in name:
+            return None
+        names.add(name)
+        parts = text.split("/")
+        if len(parts) != 3:
+            return None
+        try:
+            rows = [[CODES[token] for token in part.split()] for part in parts]
+        except KeyError:
+            return None
+        sizes = (len(rows[0]), len(rows[1]), len(rows[2]))
+        if sizes == (5, 5, 3):
+            rows.reverse()
+        elif sizes != (3, 5, 5):
+            return None
+        hands.append((name, rows))
+        codes += rows[0] + rows[1] + rows[2]
+    if len(set(codes)) != len(codes):
+        return None
+    return hands

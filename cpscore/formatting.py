@@ -449,7 +449,9 @@ def deal_data(result: DealResult) -> dict[str, object]:
     line, running totals and race points."""
     data: dict[str, object] = {"deal": result.number, "line": result.line}
     data.update(settlement_data(result.settlement))
-    data["running"] = [{"name": name, "units": units, "amount": amount} for name, (units, amount) in result.running.items()]
+    data["running"] = [
+        {"name": name, "units": units, "amount": amount} for name, (units, amount) in result.running.items()
+    ]
     if result.race_points is not None:
         data["race_points"] = dict(result.race_points)
     return data
@@ -509,14 +511,18 @@ class DealLines:
         for name, width in zip(owners, self.widths):
             so_far = signed(result.running[name][0])
             cells.append((f"{signed(units[name])} ({so_far})" if name in units else f"- ({so_far})").ljust(width))
-        return text + f"{result.number:>4}  {result.line:>4}  " + "  ".join(cells) + f"  {_deal_notes(result)}".rstrip() + "\n"
+        return (
+            text
+            + f"{result.number:>4}  {result.line:>4}  "
+            + "  ".join(cells)
+            + f"  {_deal_notes(result)}".rstrip()
+            + "\n"
+        )
 
 
 def render_totals(ledger: Ledger, style: str = DEFAULT_STYLE, show_money: bool = False) -> str:
     """Each player's net, the transfers that settle it, and the race."""
-    rows = [
-        [name, signed(units)] + ([signed(amount)] if show_money else []) for name, units, amount in ledger.totals()
-    ]
+    rows = [[name, signed(units)] + ([signed(amount)] if show_money else []) for name, units, amount in ledger.totals()]
     headers = ["Player", "Units"] + (["Money"] if show_money else [])
     parts = [
         f"Totals after {ledger.deals} deal{'s' if ledger.deals != 1 else ''}:",
@@ -542,9 +548,7 @@ def render_totals(ledger: Ledger, style: str = DEFAULT_STYLE, show_money: bool =
 
 
 def session_csv_header() -> str:
-    return (
-        "deal,line,player,units,amount,total units,total amount,foul,natural,surrendered,fantasyland,race points\n"
-    )
+    return "deal,line,player,units,amount,total units,total amount,foul,natural,surrendered,fantasyland,race points\n"
 
 
 def session_csv_rows(result: DealResult) -> str:

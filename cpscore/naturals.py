@@ -141,6 +141,49 @@ def _claim(natural, cards, ranks, groups, hand, rules):
     return (None, None) if made else None
 
 
+def might_make(codes: list[int], plains: tuple[int, int, int], rules: RuleSet) -> bool:
+    """A quick, safe test for a set hand given as its 13 codes (front first)
+    and its rows' poker values: False only when the hand surely makes no
+    enabled natural; True sends it to :func:`detect`."""
+    ranks = [(code >> 2) + 2 for code in codes]
+    distinct = len(set(ranks))
+    middle, back = plains[1] >> 20, plains[2] >> 20
+    for natural in rules.naturals:
+        if natural in _ROW_BASED:
+            kinds = _MIGHT_ROWS[natural]
+            if middle in kinds and back in kinds and (natural == "three-straights" or len({c & 3 for c in codes[:3]}) == 1):
+                return True
+        elif natural in ("dragon", "clean-dragon"):
+            if distinct == 13:
+                return True
+        elif natural == "six-pairs":
+            if distinct <= 7 and sum(ranks.count(rank) // 2 for rank in set(ranks)) >= 6:
+                return True
+        elif natural in ("four-trips", "three-quads"):
+            if distinct <= 5:
+                return True
+        elif natural in ("twelve-royals", "all-high"):
+            if min(ranks) >= 8:
+                return True
+        elif natural == "all-low":
+            if max(ranks) <= 8:
+                return True
+        elif natural == "one-colour":
+            if len({code & 3 in (1, 2) for code in codes}) == 1:
+                return True
+        elif not set(ranks) & {11, 12, 13}:  # no-broadway
+            return True
+    return False
+
+
+# The categories each row-based natural needs in the middle and the back.
+_MIGHT_ROWS = {
+    "three-straight-flushes": (STRAIGHT_FLUSH,),
+    "three-straights": (STRAIGHT, STRAIGHT_FLUSH),
+    "three-flushes": (FLUSH, STRAIGHT_FLUSH),
+}
+
+
 # Row-based naturals ------------------------------------------------------------------
 
 

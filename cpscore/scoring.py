@@ -30,17 +30,18 @@ from cpscore.hands import (
     Foul,
     category,
     deuce_to_seven,
+    digits,
     evaluate3,
     evaluate5,
     find_foul,
     rank_letters,
     wheel_second,
 )
-from cpscore.naturals import Natural, compare, detect
+from cpscore.naturals import Natural, compare, detect, might_make
 from cpscore.records import Record
 from cpscore.rules import RuleSet
 
-_TWO_OF_SPADES = "2s"
+_TWO_OF_SPADES = 3  # the code of 2s
 
 
 class Row(Record):
@@ -62,19 +63,44 @@ class Row(Record):
         return category(self.plain)
 
 
+class Core(Record):
+    """What settlement needs of a set hand, as plain values: each row's value
+    as it ranks under the rules, its poker value, the foul, each row's royalty.
+    The totals-only path of a session stops here; :class:`Assessment` adds the
+    cards and reasons."""
+
+    __slots__ = ("values", "plains", "foul", "royalties")
+
+    def __init__(
+        self,
+        values: tuple[int, int, int],
+        plains: tuple[int, int, int],
+        foul: Foul | None,
+        royalties: tuple[Amount, Amount, Amount],
+    ) -> None:
+        self.values = values
+        self.plains = plains
+        self.foul = foul
+        self.royalties = royalties
+
+
 class Assessment(Record):
     """A set hand judged on its own: row values, foul, royalties it holds."""
 
-    __slots__ = ("hand", "rows", "foul")
+    __slots__ = ("hand", "rows", "core")
 
-    def __init__(self, hand: Hand, rows: tuple[Row, Row, Row], foul: Foul | None) -> None:
+    def __init__(self, hand: Hand, rows: tuple[Row, Row, Row], core: Core) -> None:
         self.hand = hand
         self.rows = rows
-        self.foul = foul
+        self.core = core
+
+    @property
+    def foul(self) -> Foul | None:
+        return self.core.foul
 
     @property
     def royalty_total(self) -> Amount:
-        return sum(row.royalty for row in self.rows)
+        return sum(self.core.royalties)
 
 
 class Fantasyland(Record):
@@ -228,61 +254,79 @@ def royalty(rules: RuleSet, row_name: str, value: int) -> Amount:
     return rules.royalties.table.lookup(row_name, kind, ranks)
 
 
-def _royalties(rules: RuleSet, hand: Hand, plains: tuple[int, int, int]) -> list[Amount]:
-    amounts = [royalty(rules, name, plain) for name, plain in zip(ROW_NAMES, plains)]
+_ROYALTY_MEMO: dict[tuple[int, str, int], Amount] = {}
+
+
+def _royalty(rules: RuleSet, row_name: str, value: int) -> Amount:
+    """:func:`royalty`, remembered per rule set, row and value (it is asked for
+    the same few values again and again in a session)."""
+    key = (id(rules.royalties.table), row_name, value)
+    found = _ROYALTY_MEMO.get(key)
+    if found is None:
+        if len(_ROYALTY_MEMO) > 50_000:
+            _ROYALTY_MEMO.clear()
+        found = _ROYALTY_MEMO[key] = royalty(rules, row_name, value)
+    return found
+
+
+def _royalties(rules: RuleSet, rows: tuple[list[int], list[int], list[int]], plains) -> tuple[Amount, ...]:
+    if rules.royalties.mode == "none":
+        return (0, 0, 0)
+    amounts = [_royalty(rules, name, plain) for name, plain in zip(ROW_NAMES, plains)]
     if rules.royalties.spade_bonus:  # doubled before max_per_hand picks the largest
-        amounts = [a * 2 if any(str(c) == _TWO_OF_SPADES for c in row) else a for a, row in zip(amounts, hand.rows)]
+        amounts = [a * 2 if _TWO_OF_SPADES in codes else a for a, codes in zip(amounts, rows)]
     keep = rules.royalties.max_per_hand
     if keep and sum(1 for amount in amounts if amount) > keep:
         ranked = sorted(range(3), key=lambda i: (amounts[i], -i), reverse=True)[:keep]
         amounts = [amount if i in ranked else 0 for i, amount in enumerate(amounts)]
-    return amounts
+    return tuple(amounts)
+
+
+def evaluate_core(front: list[int], middle: list[int], back: list[int], rules: RuleSet) -> Core:
+    """Rows given as card codes, valued under the rules' variants, with the foul
+    and the royalties (0 when fouled)."""
+    plains = (evaluate3(front), evaluate5(middle), evaluate5(back))
+    front_value, middle_value, back_value = plains
+    if rules.wheel == "second":
+        middle_value, back_value = wheel_second(middle_value), wheel_second(back_value)
+    foul = find_foul(front_value, middle_value, back_value, rules.low_middle)
+    if rules.low_middle:  # lower wins: negate, so that greater is still better
+        middle_value = -deuce_to_seven(plains[1])
+    royalties = (0, 0, 0) if foul else _royalties(rules, (front, middle, back), plains)
+    return Core((front_value, middle_value, back_value), plains, foul, royalties)
 
 
 def assess(hand: Hand, rules: RuleSet) -> Assessment:
     """Evaluate a hand's rows under the rules' variants, find a foul, and price
     its royalties (0 when fouled)."""
-    plains = (
-        evaluate3([card.code for card in hand.front]),
-        evaluate5([card.code for card in hand.middle]),
-        evaluate5([card.code for card in hand.back]),
-    )
-    front, middle, back = plains
-    if rules.wheel == "second":
-        middle, back = wheel_second(middle), wheel_second(back)
-    foul = find_foul(front, middle, back, rules.low_middle)
-    if rules.low_middle:  # lower wins: negate, so that greater is still better
-        middle = -deuce_to_seven(plains[1])
-    royalties = [0, 0, 0] if foul else _royalties(rules, hand, plains)
+    core = evaluate_core(*([card.code for card in row] for row in hand.rows), rules)
     rows = tuple(
         Row(name, cards, value, plain, amount)
-        for name, cards, value, plain, amount in zip(ROW_NAMES, hand.rows, (front, middle, back), plains, royalties)
+        for name, cards, value, plain, amount in zip(ROW_NAMES, hand.rows, core.values, core.plains, core.royalties)
     )
-    return Assessment(hand, rows, foul)  # type: ignore[arg-type]
+    return Assessment(hand, rows, core)  # type: ignore[arg-type]
 
 
-_FRONT_QUALIFIES = {"QQ": 14, "KK": 15, "AA": 16}  # progressive card counts; trips 17
+_FRONT_QUALIFIES = {12: 14, 13: 15, 14: 16}  # progressive cards for QQ, KK, AA; trips 17
 
 
-def fantasyland(
-    assessment: Assessment | None, rules: RuleSet, playing: bool, repeat: bool = False
-) -> Fantasyland | None:
+def fantasyland(core: Core | None, rules: RuleSet, playing: bool, repeat: bool = False) -> Fantasyland | None:
     """Fantasyland next deal (RULES.md 9), or None when the rules have none.
     ``repeat``: this deal already was the player's one repeat, so they leave."""
     if rules.fantasyland == "none":
         return None
-    if assessment is None or assessment.foul or (playing and repeat):
+    if core is None or core.foul or (playing and repeat):
         return Fantasyland(playing, False, None)
-    front, middle, back = (row.plain >> 20 for row in assessment.rows)
+    front, middle, back = (plain >> 20 for plain in core.plains)
     progressive = rules.fantasyland == "progressive"
     if playing:  # stay: trips in front, full house or better in the middle, quads or better in the back
         stays = front == 3 or middle >= 6 or back >= 7
         return Fantasyland(True, stays, (14 if progressive else 13) if stays else None)
     if front == 3:
         return Fantasyland(False, True, 17 if progressive else 13)
-    ranks = rank_letters(assessment.rows[0].plain).replace("-", "")[:2]
-    if front == 1 and ranks in _FRONT_QUALIFIES:
-        return Fantasyland(False, True, _FRONT_QUALIFIES[ranks] if progressive else 13)
+    if front == 1 and digits(core.plains[0])[0] >= 12:  # a pair of queens or better
+        pair = digits(core.plains[0])[0]
+        return Fantasyland(False, True, _FRONT_QUALIFIES[pair] if progressive else 13)
     return Fantasyland(False, False, None)
 
 
@@ -331,21 +375,21 @@ def check_hand(hand_or_cards: Hand | tuple[Card, ...], rules: RuleSet, playing_f
             f"13 cards without rows are not a natural under the {rules.id} rules: set the hand as front / middle / back"
         )
     assessment = assess(hand, rules) if hand else None
-    return HandReport(hand, cards, assessment, natural, fantasyland(assessment, rules, playing_fantasyland))
+    core = assessment.core if assessment else None
+    return HandReport(hand, cards, assessment, natural, fantasyland(core, rules, playing_fantasyland))
 
 
 # One pair ---------------------------------------------------------------------------
 
 
-def compare_rows(a: Assessment, b: Assessment) -> tuple[int, int, int]:
+def compare_rows(a: Core, b: Core) -> tuple[int, int, int]:
     """Each row from a's side; a fouled hand loses every row to a live one."""
     if a.foul or b.foul:
         if a.foul and b.foul:
             return (0, 0, 0)
         return (-1, -1, -1) if a.foul else (1, 1, 1)
-    return tuple(  # type: ignore[return-value]
-        (x.value > y.value) - (x.value < y.value) for x, y in zip(a.rows, b.rows)
-    )
+    (a1, a2, a3), (b1, b2, b3) = a.values, b.values
+    return ((a1 > b1) - (a1 < b1), (a2 > b2) - (a2 < b2), (a3 > b3) - (a3 < b3))
 
 
 def method_bonus(method: str, rows: tuple[int, int, int]) -> Amount:
@@ -358,24 +402,35 @@ def method_bonus(method: str, rows: tuple[int, int, int]) -> Amount:
     return 0
 
 
-def royalty_units(rules: RuleSet, a: Assessment, b: Assessment, rows: tuple[int, int, int]) -> Amount:
+def royalty_units(rules: RuleSet, a: Core, b: Core, rows: tuple[int, int, int]) -> Amount:
     """Royalty units from a's side (RULES.md 6).  In the row modes this is what
     a row's winner collects beyond the 1 unit the row is worth."""
     mode = rules.royalties.mode
     if mode == "none":
         return 0
     if mode == "holder":
-        return a.royalty_total - b.royalty_total
+        return sum(a.royalties) - sum(b.royalties)
     total: Amount = 0
-    for outcome, mine, theirs in zip(rows, a.rows, b.rows):
+    for outcome, mine, theirs in zip(rows, a.royalties, b.royalties):
         if outcome == 0:
             continue
         winner, loser = (mine, theirs) if outcome > 0 else (theirs, mine)
         extra: Amount = 0
-        if winner.royalty and not (rules.royalties.cancel_when_both and loser.royalty):
-            extra = winner.royalty if mode == "row-bonus" else winner.royalty - 1
+        if winner and not (rules.royalties.cancel_when_both and loser):
+            extra = winner if mode == "row-bonus" else winner - 1
         total += extra * outcome
     return total
+
+
+def rows_result(rules: RuleSet, a: Core, b: Core, rows, home_run_a: bool, home_run_b: bool):
+    """(row_units, bonus, royalties, multiplier) of a pair whose rows are played."""
+    multiplier = 1
+    scoop = _scoops(rows)
+    if scoop and rules.scoop_doubles:  # RULES.md 8
+        multiplier *= 2
+    if scoop and (home_run_a if scoop > 0 else home_run_b):
+        multiplier *= 2
+    return sum(rows), method_bonus(rules.method, rows), royalty_units(rules, a, b, rows), multiplier
 
 
 def _scoops(rows: tuple[int, int, int]) -> int:
@@ -411,8 +466,9 @@ def settle(
     played = {}
     for i, j in _pairs(seats):
         if assessments[i] is not None and assessments[j] is not None:
-            played[i, j] = compare_rows(assessments[i], assessments[j])
-    home_run = [_home_run(i, seats, played) for i in range(len(seats))] if rules.home_run else [False] * len(seats)
+            played[i, j] = compare_rows(assessments[i].core, assessments[j].core)
+    owners = [seat.owner for seat in seats]
+    home_run = [_home_run(i, owners, played) for i in range(len(seats))] if rules.home_run else [False] * len(seats)
 
     totals: list[Amount] = [0] * len(seats)
     money: list[Amount] = [0] * len(seats)
@@ -450,7 +506,7 @@ def settle(
             seat,
             assessment,
             natural,
-            fantasyland(assessment, rules, seat.fantasyland, seat.name in repeats),
+            fantasyland(assessment.core if assessment else None, rules, seat.fantasyland, seat.name in repeats),
             units,
             amount,
         )
@@ -471,10 +527,10 @@ def _pairs(seats: tuple[Seat, ...]):
                 yield i, j
 
 
-def _home_run(index: int, seats, played) -> bool:
+def _home_run(index: int, owners: list[str], played) -> bool:
     """Whether this hand scoops every opponent, with at least two opponents
     (an opponent with a natural or a surrender is not scooped)."""
-    opponents = [other for other in range(len(seats)) if seats[other].owner != seats[index].owner]
+    opponents = [other for other in range(len(owners)) if owners[other] != owners[index]]
     if len(opponents) < 2:
         return False
     for other in opponents:
@@ -506,11 +562,54 @@ def _settle_pair(i, j, seats, naturals, assessments, played, home_run, rules):
             units = -rules.surrender if a.surrendered else rules.surrender
         return "surrender", no_rows, 0, 0, 0, 1, 0, units
     rows = played[i, j]
-    multiplier = 1
-    scoop = _scoops(rows)
-    if scoop and rules.scoop_doubles:  # RULES.md 8
-        multiplier *= 2
-    if scoop and home_run[i if scoop > 0 else j]:
-        multiplier *= 2
-    royalties = royalty_units(rules, assessments[i], assessments[j], rows)
-    return "rows", rows, sum(rows), method_bonus(rules.method, rows), royalties, multiplier, 0, 0
+    core_a, core_b = assessments[i].core, assessments[j].core
+    row_units, bonus, royalties, multiplier = rows_result(rules, core_a, core_b, rows, home_run[i], home_run[j])
+    return "rows", rows, row_units, bonus, royalties, multiplier, 0, 0
+
+
+class Totals(Record):
+    """A deal settled for totals only (a session's ``--totals``): each hand's
+    net units and money, its Fantasyland, and its core (for the race)."""
+
+    __slots__ = ("names", "units", "money", "fantasyland", "cores")
+
+    def __init__(self, names, units, money, fantasyland, cores) -> None:
+        self.names = names
+        self.units = units
+        self.money = money
+        self.fantasyland = fantasyland
+        self.cores = cores
+
+
+def settle_totals(
+    hands: list[tuple[str, list[list[int]]]],
+    rules: RuleSet,
+    stake: Amount = 1,
+    pair_stakes: Mapping[frozenset[str], Amount] | None = None,
+    playing: Collection[str] = (),
+    repeats: Collection[str] = (),
+) -> Totals | None:
+    """The totals of a plain deal (one set hand per player, as card codes), by
+    the same rules and steps as :func:`settle` but without its records; None
+    when a hand might make a natural, which :func:`settle` must decide."""
+    cores = [evaluate_core(*rows, rules) for _, rows in hands]
+    if rules.naturals:
+        for (_, rows), core in zip(hands, cores):
+            if might_make(rows[0] + rows[1] + rows[2], core.plains, rules):
+                return None
+    names = [name for name, _ in hands]
+    count = len(names)
+    played = {(i, j): compare_rows(cores[i], cores[j]) for i in range(count) for j in range(i + 1, count)}
+    home_run = [_home_run(i, names, played) for i in range(count)] if rules.home_run else [False] * count
+    units: list[Amount] = [0] * count
+    money: list[Amount] = [0] * count
+    for (i, j), rows in played.items():
+        row_units, bonus, royalties, multiplier = rows_result(rules, cores[i], cores[j], rows, home_run[i], home_run[j])
+        amount = (row_units + bonus + royalties) * multiplier
+        pair_stake = pair_stakes.get(frozenset((names[i], names[j])), stake) if pair_stakes else stake
+        units[i] += amount
+        units[j] -= amount
+        money[i] += amount * pair_stake
+        money[j] -= amount * pair_stake
+    fantasyland_next = [fantasyland(core, rules, name in playing, name in repeats) for name, core in zip(names, cores)]
+    return Totals(names, units, money, fantasyland_next, cores)

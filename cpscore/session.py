@@ -29,11 +29,11 @@ from __future__ import annotations
 from collections.abc import Iterable, Iterator, Mapping
 
 from cpscore.amounts import Amount
-from cpscore.deal import Deal, Entry, build_deal, check_name
+from cpscore.deal import Deal, Entry, build_deal, check_name, quick_hands
 from cpscore.errors import CpscoreError, DealError
 from cpscore.records import Record
 from cpscore.rules import RuleSet
-from cpscore.scoring import Settlement, settle
+from cpscore.scoring import Settlement, settle, settle_totals
 
 HEADER_KEYS = ("rules", "stake", "pair-stake")
 
@@ -239,32 +239,66 @@ class Ledger:
             for player in settlement.players
             if player.fantasyland is not None and player.fantasyland.next
         }
-        points = self._race(settlement, text.number) if self.race else None
+        points = None
+        if self.race:
+            hands = [
+                (p.seat.name, p.seat.owner, p.assessment.core.values if p.assessment and not p.foul else None)
+                for p in settlement.players
+            ]
+            points = self._race(hands, text.number)
         self.deals += 1
         running = {name: (self.units[name], self.money[name]) for name in self.units}
         return DealResult(text.number, text.line, settlement, running, points)
 
-    def _race(self, settlement: Settlement, number: int) -> dict[str, int]:
-        """Points this deal: the best front, middle and back at the table each
-        score 1 (a tie for best scores nothing); all three rows in a four-hand
-        deal score a fourth point."""
+    def add_totals(self, text: DealText, source: str) -> None:
+        """Settle the next deal for the totals only: plain deals take the quick
+        path (:func:`~cpscore.scoring.settle_totals`), anything else the full one."""
+        hands = quick_hands(text.entries, self.rules.max_players)
+        quick = None
+        if hands is not None:
+            playing = self._in_fantasyland(text)
+            repeats = [name for name in playing if self.fantasyland[name]]
+            quick = settle_totals(hands, self.rules, self.stake, self.pair_stakes, playing, repeats)
+        if quick is None:
+            self.add(text, source)
+            return
+        for name, units, money in zip(quick.names, quick.units, quick.money):
+            self.units[name] = self.units.get(name, 0) + units
+            self.money[name] = self.money.get(name, 0) + money
+        self.fantasyland = {
+            name: fantasyland.playing
+            for name, fantasyland in zip(quick.names, quick.fantasyland)
+            if fantasyland is not None and fantasyland.next
+        }
+        if self.race:
+            hands_in_race = [
+                (name, name, None if core.foul else core.values) for name, core in zip(quick.names, quick.cores)
+            ]
+            self._race(hands_in_race, text.number)
+        self.deals += 1
+
+    def _race(self, hands: list[tuple[str, str, tuple[int, int, int] | None]], number: int) -> dict[str, int]:
+        """Points this deal from (hand, owner, row values or None when the hand
+        takes no row): the best front, middle and back at the table each score
+        1 (a tie for best scores nothing); all three rows in a four-hand deal
+        score a fourth point."""
         race = self.race
-        live = [player for player in settlement.players if player.assessment and not player.foul]
-        points = {player.seat.owner: 0 for player in settlement.players}
+        live = [(name, owner, values) for name, owner, values in hands if values is not None]
+        points = {owner: 0 for _, owner, _ in hands}
         taken: dict[str, int] = {}
         for index in range(3):
-            values = [player.assessment.rows[index].value for player in live]
+            values = [row_values[index] for _, _, row_values in live]
             if not values:
                 continue
             best = max(values)
             if values.count(best) == 1:
-                winner = live[values.index(best)]
-                points[winner.seat.owner] += 1
-                taken[winner.seat.name] = taken.get(winner.seat.name, 0) + 1
-        if len(settlement.players) == 4:
-            for player in settlement.players:
-                if taken.get(player.seat.name) == 3:
-                    points[player.seat.owner] += 1
+                name, owner, _ = live[values.index(best)]
+                points[owner] += 1
+                taken[name] = taken.get(name, 0) + 1
+        if len(hands) == 4:
+            for name, owner, _ in hands:
+                if taken.get(name) == 3:
+                    points[owner] += 1
         for name, gained in points.items():
             race.points[name] = race.points.get(name, 0) + gained
         if race.winner is None:
