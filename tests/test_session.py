@@ -426,3 +426,86 @@ def test_killed_writer_never_leaves_half_a_deal(tmp_path):
     assert path.read_bytes() == before
     # The session still reads; the leftover temporary file is not a session file.
     assert "Totals after 1 deal" in ok("session", "--totals", str(path))
+
+
+# The quick totals path agrees with the full settlement --------------------------------
+
+
+@st.composite
+def plain_deals(draw):
+    rules = get_rules(draw(st.sampled_from(["2-4", "1-6", "ofc", "ofc-western", "pineapple", "taiwanese"])))
+    if draw(st.booleans()):
+        changes = draw(
+            st.sampled_from(
+                [
+                    {"wheel": "second"},
+                    {"low_middle": True},
+                    {"royalties": {"mode": "row-bonus", "cancel_when_both": True}},
+                    {"royalties": {"spade_bonus": True, "max_per_hand": 1}},
+                    {"scoop_doubles": True, "home_run": True},
+                ]
+            )
+        )
+        from cpscore.rules import _merge, from_settings
+
+        rules = from_settings(_merge(rules.settings(), changes), "test")
+    players = ["Amy", "Bob", "Cy", "Dee"][: draw(st.integers(2, rules.max_players))]
+    hands = random_deal(draw, players)
+    playing = draw(st.sets(st.sampled_from(players)))
+    repeats = draw(st.sets(st.sampled_from(sorted(playing)))) if playing else set()
+    stake = Decimal(draw(st.integers(0, 40))) / 4
+    return rules, hands, playing, repeats, stake
+
+
+@settings(max_examples=300, deadline=None)
+@given(plain_deals())
+def test_quick_totals_equal_the_full_settlement(case):
+    from cpscore.deal import quick_hands
+    from cpscore.scoring import settle_totals
+
+    rules, hands, playing, repeats, stake = case
+    entries = [Entry(name, text, "") for name, text in hands.items()]
+    quick = settle_totals(quick_hands(entries, rules.max_players), rules, stake, None, playing, repeats)
+    full = settle(build_deal(entries, rules, fantasyland=playing), rules, stake, None, repeats)
+    if quick is None:  # a hand might make a natural: the full path decides
+        return
+    assert quick.units == [player.units for player in full.players]
+    assert quick.money == [player.amount for player in full.players]
+    assert quick.fantasyland == [player.fantasyland for player in full.players]
+    assert all(player.natural is None for player in full.players)
+
+
+@settings(max_examples=500)
+@given(st.permutations(range(52)), st.sampled_from(["2-4", "taiwanese"]))
+def test_the_quick_natural_test_never_misses_one(order, preset):
+    from cpscore.cards import Hand
+    from cpscore.naturals import detect, might_make
+    from cpscore.scoring import evaluate_core
+
+    rules = get_rules(preset)
+    cards = [CARDS[code] for code in order[:13]]
+    hand = Hand(tuple(cards[:3]), tuple(cards[3:8]), tuple(cards[8:]))
+    codes = [card.code for card in cards]
+    core = evaluate_core(codes[:3], codes[3:8], codes[8:], rules)
+    if detect(cards, hand, rules) is not None:
+        assert might_make(codes, core.plains, rules)
+
+
+@pytest.mark.parametrize(
+    "hand",
+    [
+        "2h 3d 4c / 5s 6h 7d 8c 9s / Th Jd Qc Ks Ah",  # dragon
+        "2h 2d 4c / 4s 6h 6d 8c 8s / Th Td Qc Qs Ah",  # six pairs
+        "3h 5h 7h / 3c 5c 7c 9c Tc / 2s 5s 7s 9s Js",  # three flushes
+        "2c 3d 4s / 9d Tc Js Qh Kd / 9h Td Jc Qs Kh",  # three straights
+    ],
+)
+def test_the_quick_natural_test_on_naturals(hand):
+    from cpscore.cards import parse_hand
+    from cpscore.naturals import might_make
+    from cpscore.scoring import evaluate_core
+
+    parsed = parse_hand(hand)
+    codes = [card.code for card in parsed.cards()]
+    core = evaluate_core(codes[:3], codes[3:8], codes[8:], get_rules("taiwanese"))
+    assert might_make(codes, core.plains, get_rules("taiwanese"))
