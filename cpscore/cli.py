@@ -184,7 +184,32 @@ def _print_version(ctx: click.Context, param: click.Parameter, value: bool) -> N
         ctx.exit()
 
 
-@click.group(add_help_option=False)
+class _Commands(click.Group):
+    """A group whose other commands are defined on first use: every option
+    click builds costs start-up time, and a run needs one command."""
+
+    def __init__(self, *args, **kwargs) -> None:
+        super().__init__(*args, **kwargs)
+        self.factories: dict[str, object] = {}
+
+    def lazy(self, factory):
+        """Register ``make_NAME`` as the factory of command NAME."""
+        self.factories[factory.__name__.removeprefix("make_")] = factory
+        return factory
+
+    def list_commands(self, ctx: click.Context) -> list[str]:
+        return sorted({*self.commands, *self.factories}, key=_COMMAND_ORDER.index)
+
+    def get_command(self, ctx: click.Context, name: str) -> click.Command | None:
+        if name not in self.commands and name in self.factories:
+            self.add_command(self.factories[name]())
+        return self.commands.get(name)
+
+
+_COMMAND_ORDER = ["score", "check", "session", "add", "rules"]
+
+
+@click.group(cls=_Commands, add_help_option=False)
 @_help_option
 @click.option(
     "--version",
@@ -279,78 +304,90 @@ def score(inputs, rules, spade_bonus, stake, pair_stakes, surrender, waive, fant
     click.echo(text, nl=False)
 
 
-@main.command(add_help_option=False)
-@_help_option
-@click.argument("hand", nargs=-1, required=True, metavar="HAND")
-@_rules_option
-@click.option("--fantasyland", "playing", is_flag=True, help="The hand was played in Fantasyland: does it stay?")
-@click.option(
-    "--format", "fmt", type=click.Choice(("table", "json")), default="table", show_default=True, help="Output format."
-)
-@_style_option
-def check(hand, rules, spade_bonus, playing, fmt, style) -> None:
-    """Check one hand: each row's category, foul or legal, royalties, the
-    natural it makes, Fantasyland.
+@main.lazy
+def make_check() -> click.Command:
+    @click.command(name="check", add_help_option=False)
+    @_help_option
+    @click.argument("hand", nargs=-1, required=True, metavar="HAND")
+    @_rules_option
+    @click.option("--fantasyland", "playing", is_flag=True, help="The hand was played in Fantasyland: does it stay?")
+    @click.option(
+        "--format",
+        "fmt",
+        type=click.Choice(("table", "json")),
+        default="table",
+        show_default=True,
+        help="Output format.",
+    )
+    @_style_option
+    def check(hand, rules, spade_bonus, playing, fmt, style) -> None:
+        """Check one hand: each row's category, foul or legal, royalties, the
+        natural it makes, Fantasyland.
 
-    HAND is front / middle / back, or 13 cards with no rows (an unset hand is
-    checked for naturals); quote it, give the cards as separate words, or '-'
-    to read it from stdin:
+        HAND is front / middle / back, or 13 cards with no rows (an unset hand is
+        checked for naturals); quote it, give the cards as separate words, or '-'
+        to read it from stdin:
 
-        cpscore check --rules ofc "Qs Qd 5c / 9h 9c 4d 4s 2c / As Ks Qh Jd Tc"
-    """
-    from cpscore.cards import parse_hand_or_cards
-    from cpscore.errors import CpscoreError
-    from cpscore.scoring import check_hand
+            cpscore check --rules ofc "Qs Qd 5c / 9h 9c 4d 4s 2c / As Ks Qh Jd Tc"
+        """
+        from cpscore.cards import parse_hand_or_cards
+        from cpscore.errors import CpscoreError
+        from cpscore.scoring import check_hand
 
-    rules = _apply_flags(rules, spade_bonus)
-    text = " ".join(hand)
-    if text.strip() == "-":
-        text = _read_stdin()
-    if fmt == "table":
-        _check_style(style)
-    try:
-        report = check_hand(parse_hand_or_cards(text), rules, playing)
-    except CpscoreError as error:
-        raise InputError(str(error)) from None
-    from cpscore import formatting
-
-    if fmt == "json":
-        click.echo(formatting.render_json(formatting.check_data(report, rules)), nl=False)
-    else:
-        click.echo(formatting.render_check(report, rules, style, colour=_colour(fmt)), nl=False)
-
-
-@main.group(name="rules", invoke_without_command=True, add_help_option=False)
-@_help_option
-@click.pass_context
-def rules_command(ctx: click.Context) -> None:
-    """List the preset rule sets, or show every setting of one (rules show)."""
-    if ctx.invoked_subcommand is None:
-        from cpscore.rules import get_rules, preset_names
-
-        for name in preset_names():
-            click.echo(f"{name:12} {get_rules(name).summary}")
-
-
-@rules_command.command(name="show", add_help_option=False)
-@_help_option
-@click.argument("name", metavar="NAME|FILE")
-def rules_show(name: str) -> None:
-    """Print every setting of a preset or a rule file, as a rule file (TOML)
-    you can copy and edit:
-
-        cpscore rules show taiwanese > house.toml
-    """
-    from cpscore.errors import RulesError
-    from cpscore.rules import is_rule_file, resolve_rules, to_toml
-
-    try:
-        rules = resolve_rules(name)
-    except RulesError as error:
-        if is_rule_file(name):
+        rules = _apply_flags(rules, spade_bonus)
+        text = " ".join(hand)
+        if text.strip() == "-":
+            text = _read_stdin()
+        if fmt == "table":
+            _check_style(style)
+        try:
+            report = check_hand(parse_hand_or_cards(text), rules, playing)
+        except CpscoreError as error:
             raise InputError(str(error)) from None
-        raise click.BadParameter(str(error), param_hint="'NAME|FILE'") from None
-    click.echo(to_toml(rules), nl=False)
+        from cpscore import formatting
+
+        if fmt == "json":
+            click.echo(formatting.render_json(formatting.check_data(report, rules)), nl=False)
+        else:
+            click.echo(formatting.render_check(report, rules, style, colour=_colour(fmt)), nl=False)
+
+    return check
+
+
+@main.lazy
+def make_rules() -> click.Command:
+    @click.group(name="rules", invoke_without_command=True, add_help_option=False)
+    @_help_option
+    @click.pass_context
+    def rules_command(ctx: click.Context) -> None:
+        """List the preset rule sets, or show every setting of one (rules show)."""
+        if ctx.invoked_subcommand is None:
+            from cpscore.rules import get_rules, preset_names
+
+            for name in preset_names():
+                click.echo(f"{name:12} {get_rules(name).summary}")
+
+    @rules_command.command(name="show", add_help_option=False)
+    @_help_option
+    @click.argument("name", metavar="NAME|FILE")
+    def rules_show(name: str) -> None:
+        """Print every setting of a preset or a rule file, as a rule file (TOML)
+        you can copy and edit:
+
+            cpscore rules show taiwanese > house.toml
+        """
+        from cpscore.errors import RulesError
+        from cpscore.rules import is_rule_file, resolve_rules, to_toml
+
+        try:
+            rules = resolve_rules(name)
+        except RulesError as error:
+            if is_rule_file(name):
+                raise InputError(str(error)) from None
+            raise click.BadParameter(str(error), param_hint="'NAME|FILE'") from None
+        click.echo(to_toml(rules), nl=False)
+
+    return rules_command
 
 
 # Sessions ---------------------------------------------------------------------
@@ -403,116 +440,124 @@ def _progress_lines(file, size: int):
             yield line
 
 
-@main.command(add_help_option=False)
-@_help_option
-@click.argument("source", metavar="FILE|-")
-@click.option(
-    "--rules",
-    "rules",
-    default=None,
-    metavar="NAME|FILE",
-    callback=_load_rules_or_none,
-    help="Rule set (default: the session's @rules header, else 2-4).",
-)
-@click.option("--spade-bonus", is_flag=True, help="Double the royalty of the row holding 2s.")
-@click.option("--stake", callback=_load_stake, metavar="AMOUNT", help="Money per unit (default: @stake, else 1).")
-@click.option(
-    "--pair-stake",
-    "pair_stakes",
-    multiple=True,
-    callback=_load_pair_stakes,
-    metavar="A:B=AMOUNT",
-    help="Money per unit for one pair (repeatable; replaces the @pair-stake headers).",
-)
-@click.option("--race", type=click.IntRange(min=1), metavar="POINTS", help="Also play the race to POINTS (e.g. 11).")
-@click.option("--totals", "totals_only", is_flag=True, help="Print only the totals and the transfers.")
-@click.option("--skip-invalid", is_flag=True, help="Skip invalid deals (and say which) instead of stopping.")
-@click.option(
-    "--format", "fmt", type=click.Choice(SESSION_FORMATS), default="table", show_default=True, help="Output format."
-)
-@_style_option
-def session(source, rules, spade_bonus, stake, pair_stakes, race, totals_only, skip_invalid, fmt, style) -> None:
-    """Settle a whole session: every deal, running totals, and who pays whom.
+@main.lazy
+def make_session() -> click.Command:
+    @click.command(name="session", add_help_option=False)
+    @_help_option
+    @click.argument("source", metavar="FILE|-")
+    @click.option(
+        "--rules",
+        "rules",
+        default=None,
+        metavar="NAME|FILE",
+        callback=_load_rules_or_none,
+        help="Rule set (default: the session's @rules header, else 2-4).",
+    )
+    @click.option("--spade-bonus", is_flag=True, help="Double the royalty of the row holding 2s.")
+    @click.option("--stake", callback=_load_stake, metavar="AMOUNT", help="Money per unit (default: @stake, else 1).")
+    @click.option(
+        "--pair-stake",
+        "pair_stakes",
+        multiple=True,
+        callback=_load_pair_stakes,
+        metavar="A:B=AMOUNT",
+        help="Money per unit for one pair (repeatable; replaces the @pair-stake headers).",
+    )
+    @click.option(
+        "--race", type=click.IntRange(min=1), metavar="POINTS", help="Also play the race to POINTS (e.g. 11)."
+    )
+    @click.option("--totals", "totals_only", is_flag=True, help="Print only the totals and the transfers.")
+    @click.option("--skip-invalid", is_flag=True, help="Skip invalid deals (and say which) instead of stopping.")
+    @click.option(
+        "--format", "fmt", type=click.Choice(SESSION_FORMATS), default="table", show_default=True, help="Output format."
+    )
+    @_style_option
+    def session(source, rules, spade_bonus, stake, pair_stakes, race, totals_only, skip_invalid, fmt, style) -> None:
+        """Settle a whole session: every deal, running totals, and who pays whom.
 
-    A session file is deals separated by blank lines, each written as a deal
-    file ('NAME: HAND' lines).  Header lines at the top set the rules and
-    stakes: '@rules ofc', '@stake 10', '@pair-stake Amy:Bob=100'.  The whole
-    file is checked before anything is printed; '-' reads stdin, where the
-    first invalid deal stops the run.
-    """
-    import os
+        A session file is deals separated by blank lines, each written as a deal
+        file ('NAME: HAND' lines).  Header lines at the top set the rules and
+        stakes: '@rules ofc', '@stake 10', '@pair-stake Amy:Bob=100'.  The whole
+        file is checked before anything is printed; '-' reads stdin, where the
+        first invalid deal stops the run.
+        """
+        import os
 
-    from cpscore.errors import CpscoreError
-    from cpscore.session import Ledger, read_session
+        from cpscore.errors import CpscoreError
+        from cpscore.session import Ledger, read_session
 
-    if fmt == "table":
-        _check_style(style)
-    is_stdin = source == "-"
-    name = "stdin" if is_stdin else source
+        if fmt == "table":
+            _check_style(style)
+        is_stdin = source == "-"
+        name = "stdin" if is_stdin else source
 
-    def open_lines():
-        if is_stdin:
-            return click.open_file("-", encoding="utf-8")
-        try:
-            return open(source, encoding="utf-8-sig")
-        except OSError as error:
-            raise InputError(f"cannot read session file {source!r}: {error.strerror or error}") from None
-
-    def start(lines):
-        try:
-            header, deals = read_session(lines, name)
-            settings = _session_settings(None if is_stdin else source, header, rules, stake, pair_stakes, spade_bonus)
-        except CpscoreError as error:
-            raise InputError(str(error)) from None
-        chosen_rules, chosen_stake, chosen_pairs = settings
-        ledger = Ledger(chosen_rules, 1 if chosen_stake is None else chosen_stake, chosen_pairs, race)
-        return ledger, deals, chosen_stake is not None or bool(chosen_pairs)
-
-    def each_deal(ledger, deals, report_skips, quick=False):
-        """Settled deals; invalid ones are collected (file) or stop the run (stdin).
-        ``quick``: only the totals are wanted (nothing is yielded)."""
-        problems = []
-        iterator = iter(deals)
-        while True:
+        def open_lines():
+            if is_stdin:
+                return click.open_file("-", encoding="utf-8")
             try:
-                text = next(iterator)
-            except StopIteration:
-                break
-            except CpscoreError as error:  # the file's structure: nothing after it can be read
-                problems.append(str(error))
-                break
+                return open(source, encoding="utf-8-sig")
+            except OSError as error:
+                raise InputError(f"cannot read session file {source!r}: {error.strerror or error}") from None
+
+        def start(lines):
             try:
-                if quick:
-                    ledger.add_totals(text, name)
-                else:
-                    yield ledger.add(text, name)
+                header, deals = read_session(lines, name)
+                settings = _session_settings(
+                    None if is_stdin else source, header, rules, stake, pair_stakes, spade_bonus
+                )
             except CpscoreError as error:
-                if is_stdin and not skip_invalid:
-                    raise InputError(str(error)) from None
-                problems.append(str(error))
-                if skip_invalid and report_skips:
-                    click.echo(f"skipped: {error}", err=True)
-        if problems and not skip_invalid:
-            raise _InvalidDeals(problems)
+                raise InputError(str(error)) from None
+            chosen_rules, chosen_stake, chosen_pairs = settings
+            ledger = Ledger(chosen_rules, 1 if chosen_stake is None else chosen_stake, chosen_pairs, race)
+            return ledger, deals, chosen_stake is not None or bool(chosen_pairs)
 
-    try:
-        if not is_stdin:  # first pass: check every deal, keeping only the running totals
+        def each_deal(ledger, deals, report_skips, quick=False):
+            """Settled deals; invalid ones are collected (file) or stop the run (stdin).
+            ``quick``: only the totals are wanted (nothing is yielded)."""
+            problems = []
+            iterator = iter(deals)
+            while True:
+                try:
+                    text = next(iterator)
+                except StopIteration:
+                    break
+                except CpscoreError as error:  # the file's structure: nothing after it can be read
+                    problems.append(str(error))
+                    break
+                try:
+                    if quick:
+                        ledger.add_totals(text, name)
+                    else:
+                        yield ledger.add(text, name)
+                except CpscoreError as error:
+                    if is_stdin and not skip_invalid:
+                        raise InputError(str(error)) from None
+                    problems.append(str(error))
+                    if skip_invalid and report_skips:
+                        click.echo(f"skipped: {error}", err=True)
+            if problems and not skip_invalid:
+                raise _InvalidDeals(problems)
+
+        try:
+            if not is_stdin:  # first pass: check every deal, keeping only the running totals
+                with open_lines() as file:
+                    size = os.fstat(file.fileno()).st_size
+                    ledger, deals, money = start(_progress_lines(file, size))
+                    for _ in each_deal(ledger, deals, report_skips=True, quick=True):
+                        pass
+                if totals_only:
+                    _print_totals(ledger, fmt, style, money)
+                    return
             with open_lines() as file:
-                size = os.fstat(file.fileno()).st_size
-                ledger, deals, money = start(_progress_lines(file, size))
-                for _ in each_deal(ledger, deals, report_skips=True, quick=True):
-                    pass
-            if totals_only:
-                _print_totals(ledger, fmt, style, money)
-                return
-        with open_lines() as file:
-            ledger, deals, money = start(file)
-            results = each_deal(ledger, deals, report_skips=is_stdin, quick=totals_only)
-            _print_session(ledger, results, fmt, style, money, totals_only, name)
-    except _InvalidDeals as invalid:
-        for problem in invalid.problems:
-            click.echo(f"Error: {problem}", err=True)
-        raise click.exceptions.Exit(2) from None
+                ledger, deals, money = start(file)
+                results = each_deal(ledger, deals, report_skips=is_stdin, quick=totals_only)
+                _print_session(ledger, results, fmt, style, money, totals_only, name)
+        except _InvalidDeals as invalid:
+            for problem in invalid.problems:
+                click.echo(f"Error: {problem}", err=True)
+            raise click.exceptions.Exit(2) from None
+
+    return session
 
 
 class _InvalidDeals(Exception):
@@ -557,76 +602,80 @@ def _print_session(ledger, results, fmt: str, style: str, money: bool, totals_on
         click.echo(chunk, nl=False)
 
 
-@main.command(add_help_option=False)
-@_help_option
-@click.argument("target", metavar="FILE")
-@click.argument("hands", nargs=-1, metavar="[NAME=HAND]...")
-@click.option(
-    "--rules",
-    "rules_text",
-    default=None,
-    metavar="NAME|FILE",
-    help="Rules for a new session file (written as its @rules header).",
-)
-@_player_option("surrender", "This player surrenders (repeatable).")
-@_player_option("waive", "This player waives a natural and plays the rows (repeatable).")
-@_player_option("new-player", "Allow a player the session has not seen yet (repeatable).")
-def add(target, hands, rules_text, surrender, waive, new_player) -> None:
-    """Check a deal and append it to a session file.
+@main.lazy
+def make_add() -> click.Command:
+    @click.command(name="add", add_help_option=False)
+    @_help_option
+    @click.argument("target", metavar="FILE")
+    @click.argument("hands", nargs=-1, metavar="[NAME=HAND]...")
+    @click.option(
+        "--rules",
+        "rules_text",
+        default=None,
+        metavar="NAME|FILE",
+        help="Rules for a new session file (written as its @rules header).",
+    )
+    @_player_option("surrender", "This player surrenders (repeatable).")
+    @_player_option("waive", "This player waives a natural and plays the rows (repeatable).")
+    @_player_option("new-player", "Allow a player the session has not seen yet (repeatable).")
+    def add(target, hands, rules_text, surrender, waive, new_player) -> None:
+        """Check a deal and append it to a session file.
 
-    The deal is NAME=HAND arguments, or deal-file lines on stdin.  It is
-    checked against the file's rules and its players (a new name is refused
-    unless --new-player names it); on any error the file is left untouched.
-    The append is atomic: the file is rewritten to a temporary file beside it
-    and renamed over it, so an interrupted write never loses a deal.
+        The deal is NAME=HAND arguments, or deal-file lines on stdin.  It is
+        checked against the file's rules and its players (a new name is refused
+        unless --new-player names it); on any error the file is left untouched.
+        The append is atomic: the file is rewritten to a temporary file beside it
+        and renamed over it, so an interrupted write never loses a deal.
 
-        cpscore add night.txt "Amy=Ks Kd 4c / ..." "Bob=..." "Cy=..."
-    """
-    from cpscore.amounts import signed
-    from cpscore.deal import build_deal, entries_from_text, entry_from_argument
-    from cpscore.errors import CpscoreError
-    from cpscore.scoring import settle
-    from cpscore.session import append_deal, deal_lines, read_session, refuse_fantasyland_markers
+            cpscore add night.txt "Amy=Ks Kd 4c / ..." "Bob=..." "Cy=..."
+        """
+        from cpscore.amounts import signed
+        from cpscore.deal import build_deal, entries_from_text, entry_from_argument
+        from cpscore.errors import CpscoreError
+        from cpscore.scoring import settle
+        from cpscore.session import append_deal, deal_lines, read_session, refuse_fantasyland_markers
 
-    try:
-        existing = _read_existing(target)
-        header, deals = read_session(existing.splitlines(), target)
-        known: dict[str, None] = {}
-        count = 0
-        for deal in deals:
-            count += 1
-            known.update(dict.fromkeys(entry.name for entry in deal.entries))
-        if rules_text is not None and existing.strip():
-            raise InputError(f"{target} already exists: --rules only starts a new session file (its @rules header)")
-        chosen = _load_rules(click.get_current_context(), None, rules_text) if rules_text else None
-        session_rules = _session_settings(target, header, chosen, None, (), False)[0]
-        if hands:
-            entries = [entry_from_argument(hand) for hand in hands]
-        else:
-            entries = entries_from_text(_read_stdin(), "stdin")
-        refuse_fantasyland_markers(entries)
-        strangers = [
-            entry.name for entry in entries if known and entry.name not in known and entry.name not in new_player
-        ]
-        strangers += [name for name in surrender if known and name not in known and name not in new_player]
-        if strangers:
-            raise InputError(
-                f"{strangers[0]!r} has not played in {target} (players: {', '.join(known)}); "
-                f"check the name, or pass --new-player {strangers[0]!r}"
-            )
-        deal = build_deal(entries, session_rules, surrender, waive)
-        result = settle(deal, session_rules)
-    except CpscoreError as error:
-        raise InputError(str(error)) from None
-    header_lines = [f"@rules {rules_text}"] if rules_text else []
-    try:
-        line = append_deal(target, existing, deal_lines(deal), header_lines)
-    except OSError as error:
-        raise click.ClickException(
-            f"could not write {target}: {error.strerror or error}; the file is unchanged"
-        ) from None
-    summary = ", ".join(f"{owner.name} {signed(owner.units)}" for owner in result.owners)
-    click.echo(f"added deal {count + 1} (line {line}) to {target}: {summary}")
+        try:
+            existing = _read_existing(target)
+            header, deals = read_session(existing.splitlines(), target)
+            known: dict[str, None] = {}
+            count = 0
+            for deal in deals:
+                count += 1
+                known.update(dict.fromkeys(entry.name for entry in deal.entries))
+            if rules_text is not None and existing.strip():
+                raise InputError(f"{target} already exists: --rules only starts a new session file (its @rules header)")
+            chosen = _load_rules(click.get_current_context(), None, rules_text) if rules_text else None
+            session_rules = _session_settings(target, header, chosen, None, (), False)[0]
+            if hands:
+                entries = [entry_from_argument(hand) for hand in hands]
+            else:
+                entries = entries_from_text(_read_stdin(), "stdin")
+            refuse_fantasyland_markers(entries)
+            strangers = [
+                entry.name for entry in entries if known and entry.name not in known and entry.name not in new_player
+            ]
+            strangers += [name for name in surrender if known and name not in known and name not in new_player]
+            if strangers:
+                raise InputError(
+                    f"{strangers[0]!r} has not played in {target} (players: {', '.join(known)}); "
+                    f"check the name, or pass --new-player {strangers[0]!r}"
+                )
+            deal = build_deal(entries, session_rules, surrender, waive)
+            result = settle(deal, session_rules)
+        except CpscoreError as error:
+            raise InputError(str(error)) from None
+        header_lines = [f"@rules {rules_text}"] if rules_text else []
+        try:
+            line = append_deal(target, existing, deal_lines(deal), header_lines)
+        except OSError as error:
+            raise click.ClickException(
+                f"could not write {target}: {error.strerror or error}; the file is unchanged"
+            ) from None
+        summary = ", ".join(f"{owner.name} {signed(owner.units)}" for owner in result.owners)
+        click.echo(f"added deal {count + 1} (line {line}) to {target}: {summary}")
+
+    return add
 
 
 def _read_existing(path: str) -> str:

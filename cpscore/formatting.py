@@ -178,36 +178,35 @@ def _matrix(settlement: Settlement, pair_value, player_value, style: str) -> str
 def _json(value: object, indent: int = 0, compact: bool = False) -> str:
     """JSON text written from exact decimals, never through a float; indented
     by two spaces, or all on one line when ``compact``."""
-    if isinstance(value, dict):
+    kind = type(value)
+    if kind is str:
+        return _json_string(value)  # type: ignore[arg-type]
+    if kind is int:
+        return str(value)
+    if kind is dict:
         if not value:
             return "{}"
         if compact:
-            return "{" + ",".join(f"{_json(str(k))}:{_json(v, compact=True)}" for k, v in value.items()) + "}"
+            return "{" + ",".join(f"{_json_string(k)}:{_json(v, compact=True)}" for k, v in value.items()) + "}"
         pad = "  " * (indent + 1)
-        items = [f"{pad}{_json(str(key))}: {_json(item, indent + 1)}" for key, item in value.items()]
+        items = [f"{pad}{_json_string(key)}: {_json(item, indent + 1)}" for key, item in value.items()]
         return "{\n" + ",\n".join(items) + "\n" + "  " * indent + "}"
-    if isinstance(value, (list, tuple)):
+    if kind is list or kind is tuple:
         if not value:
             return "[]"
         if compact:
             return "[" + ",".join(_json(item, compact=True) for item in value) + "]"
-        if all(isinstance(item, (int, str)) and not isinstance(item, bool) for item in value):
+        if all(type(item) is int or type(item) is str for item in value):
             return "[" + ", ".join(_json(item) for item in value) + "]"
         pad = "  " * (indent + 1)
         return "[\n" + ",\n".join(pad + _json(item, indent + 1) for item in value) + "\n" + "  " * indent + "]"
     if value is None:
         return "null"
-    if isinstance(value, bool):
+    if kind is bool:
         return "true" if value else "false"
-    if isinstance(value, int):
-        return str(value)
-    if isinstance(value, str):
-        return _json_string(value)
-    from decimal import Decimal  # already loaded: a Decimal exists
-
-    if isinstance(value, Decimal):
-        return number(value)
-    raise TypeError(f"cannot write {type(value).__name__} as JSON")
+    if kind.__name__ == "Decimal":  # exact: written as the decimal it is
+        return number(value)  # type: ignore[arg-type]
+    raise TypeError(f"cannot write {kind.__name__} as JSON")
 
 
 _JSON_ESCAPES = {'"': '\\"', "\\": "\\\\", "\n": "\\n", "\r": "\\r", "\t": "\\t"}

@@ -151,7 +151,11 @@ def might_make(codes: list[int], plains: tuple[int, int, int], rules: RuleSet) -
     for natural in rules.naturals:
         if natural in _ROW_BASED:
             kinds = _MIGHT_ROWS[natural]
-            if middle in kinds and back in kinds and (natural == "three-straights" or len({c & 3 for c in codes[:3]}) == 1):
+            if (
+                middle in kinds
+                and back in kinds
+                and (natural == "three-straights" or len({c & 3 for c in codes[:3]}) == 1)
+            ):
                 return True
         elif natural in ("dragon", "clean-dragon"):
             if distinct == 13:

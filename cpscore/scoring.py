@@ -37,7 +37,7 @@ from cpscore.hands import (
     rank_letters,
     wheel_second,
 )
-from cpscore.naturals import Natural, compare, detect, might_make
+from cpscore.naturals import Natural, compare, detect
 from cpscore.records import Record
 from cpscore.rules import RuleSet
 
@@ -468,7 +468,9 @@ def settle(
         if assessments[i] is not None and assessments[j] is not None:
             played[i, j] = compare_rows(assessments[i].core, assessments[j].core)
     owners = [seat.owner for seat in seats]
-    home_run = [_home_run(i, owners, played) for i in range(len(seats))] if rules.home_run else [False] * len(seats)
+    home_run = (
+        [scoops_everyone(i, owners, played) for i in range(len(seats))] if rules.home_run else [False] * len(seats)
+    )
 
     totals: list[Amount] = [0] * len(seats)
     money: list[Amount] = [0] * len(seats)
@@ -527,7 +529,7 @@ def _pairs(seats: tuple[Seat, ...]):
                 yield i, j
 
 
-def _home_run(index: int, owners: list[str], played) -> bool:
+def scoops_everyone(index: int, owners: list[str], played) -> bool:
     """Whether this hand scoops every opponent, with at least two opponents
     (an opponent with a natural or a surrender is not scooped)."""
     opponents = [other for other in range(len(owners)) if owners[other] != owners[index]]
@@ -565,51 +567,3 @@ def _settle_pair(i, j, seats, naturals, assessments, played, home_run, rules):
     core_a, core_b = assessments[i].core, assessments[j].core
     row_units, bonus, royalties, multiplier = rows_result(rules, core_a, core_b, rows, home_run[i], home_run[j])
     return "rows", rows, row_units, bonus, royalties, multiplier, 0, 0
-
-
-class Totals(Record):
-    """A deal settled for totals only (a session's ``--totals``): each hand's
-    net units and money, its Fantasyland, and its core (for the race)."""
-
-    __slots__ = ("names", "units", "money", "fantasyland", "cores")
-
-    def __init__(self, names, units, money, fantasyland, cores) -> None:
-        self.names = names
-        self.units = units
-        self.money = money
-        self.fantasyland = fantasyland
-        self.cores = cores
-
-
-def settle_totals(
-    hands: list[tuple[str, list[list[int]]]],
-    rules: RuleSet,
-    stake: Amount = 1,
-    pair_stakes: Mapping[frozenset[str], Amount] | None = None,
-    playing: Collection[str] = (),
-    repeats: Collection[str] = (),
-) -> Totals | None:
-    """The totals of a plain deal (one set hand per player, as card codes), by
-    the same rules and steps as :func:`settle` but without its records; None
-    when a hand might make a natural, which :func:`settle` must decide."""
-    cores = [evaluate_core(*rows, rules) for _, rows in hands]
-    if rules.naturals:
-        for (_, rows), core in zip(hands, cores):
-            if might_make(rows[0] + rows[1] + rows[2], core.plains, rules):
-                return None
-    names = [name for name, _ in hands]
-    count = len(names)
-    played = {(i, j): compare_rows(cores[i], cores[j]) for i in range(count) for j in range(i + 1, count)}
-    home_run = [_home_run(i, names, played) for i in range(count)] if rules.home_run else [False] * count
-    units: list[Amount] = [0] * count
-    money: list[Amount] = [0] * count
-    for (i, j), rows in played.items():
-        row_units, bonus, royalties, multiplier = rows_result(rules, cores[i], cores[j], rows, home_run[i], home_run[j])
-        amount = (row_units + bonus + royalties) * multiplier
-        pair_stake = pair_stakes.get(frozenset((names[i], names[j])), stake) if pair_stakes else stake
-        units[i] += amount
-        units[j] -= amount
-        money[i] += amount * pair_stake
-        money[j] -= amount * pair_stake
-    fantasyland_next = [fantasyland(core, rules, name in playing, name in repeats) for name, core in zip(names, cores)]
-    return Totals(names, units, money, fantasyland_next, cores)

@@ -26,14 +26,23 @@ and what is kept between deals does not grow with their number.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator, Mapping
+from collections.abc import Collection, Iterable, Iterator, Mapping
 
 from cpscore.amounts import Amount
 from cpscore.deal import Deal, Entry, build_deal, check_name, quick_hands
 from cpscore.errors import CpscoreError, DealError
+from cpscore.naturals import might_make
 from cpscore.records import Record
 from cpscore.rules import RuleSet
-from cpscore.scoring import Settlement, settle, settle_totals
+from cpscore.scoring import (
+    Settlement,
+    compare_rows,
+    evaluate_core,
+    fantasyland,
+    rows_result,
+    scoops_everyone,
+    settle,
+)
 
 HEADER_KEYS = ("rules", "stake", "pair-stake")
 
@@ -181,6 +190,54 @@ class Race(Record):
         self.points = points
         self.winner = winner
         self.deal = deal
+
+
+class Totals(Record):
+    """A deal settled for totals only (a session's ``--totals``): each hand's
+    net units and money, its Fantasyland, and its core (for the race)."""
+
+    __slots__ = ("names", "units", "money", "fantasyland", "cores")
+
+    def __init__(self, names, units, money, fantasyland, cores) -> None:
+        self.names = names
+        self.units = units
+        self.money = money
+        self.fantasyland = fantasyland
+        self.cores = cores
+
+
+def settle_totals(
+    hands: list[tuple[str, list[list[int]]]],
+    rules: RuleSet,
+    stake: Amount = 1,
+    pair_stakes: Mapping[frozenset[str], Amount] | None = None,
+    playing: Collection[str] = (),
+    repeats: Collection[str] = (),
+) -> Totals | None:
+    """The totals of a plain deal (one set hand per player, as card codes), by
+    the same rules and steps as :func:`settle` but without its records; None
+    when a hand might make a natural, which :func:`settle` must decide."""
+    cores = [evaluate_core(*rows, rules) for _, rows in hands]
+    if rules.naturals:
+        for (_, rows), core in zip(hands, cores):
+            if might_make(rows[0] + rows[1] + rows[2], core.plains, rules):
+                return None
+    names = [name for name, _ in hands]
+    count = len(names)
+    played = {(i, j): compare_rows(cores[i], cores[j]) for i in range(count) for j in range(i + 1, count)}
+    home_run = [scoops_everyone(i, names, played) for i in range(count)] if rules.home_run else [False] * count
+    units: list[Amount] = [0] * count
+    money: list[Amount] = [0] * count
+    for (i, j), rows in played.items():
+        row_units, bonus, royalties, multiplier = rows_result(rules, cores[i], cores[j], rows, home_run[i], home_run[j])
+        amount = (row_units + bonus + royalties) * multiplier
+        pair_stake = pair_stakes.get(frozenset((names[i], names[j])), stake) if pair_stakes else stake
+        units[i] += amount
+        units[j] -= amount
+        money[i] += amount * pair_stake
+        money[j] -= amount * pair_stake
+    fantasyland_next = [fantasyland(core, rules, name in playing, name in repeats) for name, core in zip(names, cores)]
+    return Totals(names, units, money, fantasyland_next, cores)
 
 
 class Ledger:

@@ -5,6 +5,7 @@ import pathlib
 import subprocess
 import sys
 
+import click
 import pytest
 from click.testing import CliRunner
 
@@ -354,11 +355,11 @@ def test_python_dash_m():
 
 def test_every_command_has_help_and_is_documented():
     readme = (ROOT / "README.md").read_text(encoding="utf-8")
-    commands = [([name], command) for name, command in main.commands.items()]
+    context = click.Context(main)
+    top = {name: main.get_command(context, name) for name in main.list_commands(context)}
+    commands = [([name], command) for name, command in top.items()]
     commands += [
-        ([name, sub], command)
-        for name, group in main.commands.items()
-        for sub, command in getattr(group, "commands", {}).items()
+        ([name, sub], command) for name, group in top.items() for sub, command in getattr(group, "commands", {}).items()
     ]
     assert len(commands) == 6
     for path, command in commands:

@@ -461,7 +461,7 @@ def plain_deals(draw):
 @given(plain_deals())
 def test_quick_totals_equal_the_full_settlement(case):
     from cpscore.deal import quick_hands
-    from cpscore.scoring import settle_totals
+    from cpscore.session import settle_totals
 
     rules, hands, playing, repeats, stake = case
     entries = [Entry(name, text, "") for name, text in hands.items()]
