@@ -211,7 +211,9 @@ def test_race_fourth_point_and_tie_plays_on():
 
 
 def test_session_table(night):
-    assert ok("session", str(night)) == f"""\
+    assert (
+        ok("session", str(night))
+        == f"""\
 Session {night}: rules ofc, stake 10 a unit
 
 Deal  Line  Amy          Bob          Cy           Notes
@@ -231,6 +233,7 @@ To settle:
   Bob pays Amy 870
   Cy pays Amy 570
 """
+    )
 
 
 def test_session_json_and_totals(night):
@@ -244,7 +247,10 @@ def test_session_json_and_totals(night):
         {"name": "Bob", "units": -87, "amount": -870},
         {"name": "Cy", "units": -57, "amount": -570},
     ]
-    assert data["transfers"] == [{"from": "Bob", "to": "Amy", "amount": 870}, {"from": "Cy", "to": "Amy", "amount": 570}]
+    assert data["transfers"] == [
+        {"from": "Bob", "to": "Amy", "amount": 870},
+        {"from": "Cy", "to": "Amy", "amount": 570},
+    ]
     totals = json.loads(ok("session", "--totals", "--format", "json", str(night)))
     assert list(totals) == ["rules", "stake", "totals", "transfers"]
     assert totals["totals"] == data["totals"]
@@ -256,7 +262,10 @@ def test_session_json_lines_and_csv(night):
     assert [json.loads(line)["deal"] for line in lines[:3]] == [1, 2, 3]
     assert json.loads(lines[3])["transfers"][0] == {"from": "Bob", "to": "Amy", "amount": 870}
     csv = ok("session", "--format", "csv", str(night)).splitlines()
-    assert csv[0] == "deal,line,player,units,amount,total units,total amount,foul,natural,surrendered,fantasyland,race points"
+    assert (
+        csv[0]
+        == "deal,line,player,units,amount,total units,total amount,foul,natural,surrendered,fantasyland,race points"
+    )
     assert csv[1] == "1,5,Amy,29,290,29,290,no,,no,enters,"
     assert len(csv) == 1 + 9
 
@@ -329,7 +338,14 @@ def test_add_builds_a_session_deal_by_deal(tmp_path):
     assert ok("add", str(path), input=f"Amy: {ANN}\nBob: {BEN}\nCy: {CAT}\n") == (
         f"added deal 2 (line 7) to {path}: Amy +60, Bob -26, Cy -34\n"
     )
-    ok("add", str(path), "--surrender", "Cy", "Amy=2s 2d 2c / 9h 9c 9d 4s 4c / Ts Js Qs Ks As", "Bob=Qd Qc 3h / Jc Td 8d 6s 5c / Kc 7h 5h 4h 3d")
+    ok(
+        "add",
+        str(path),
+        "--surrender",
+        "Cy",
+        "Amy=2s 2d 2c / 9h 9c 9d 4s 4c / Ts Js Qs Ks As",
+        "Bob=Qd Qc 3h / Jc Td 8d 6s 5c / Kc 7h 5h 4h 3d",
+    )
     text = path.read_text()
     assert text.startswith(f"@rules ofc\n\nAmy: {AMY}\n")
     assert "Cy: surrender\n" in text
