@@ -567,13 +567,13 @@ class _InvalidDeals(Exception):
 
 
 def _print_totals(ledger, fmt: str, style: str, money: bool) -> None:
-    from cpscore import formatting
+    from cpscore import formatting, session_views
 
     if fmt == "table":
-        click.echo(formatting.render_totals(ledger, style, money), nl=False)
+        click.echo(session_views.render_totals(ledger, style, money), nl=False)
     elif fmt in ("json", "jsonl"):
-        data = {"rules": ledger.rules.id, "stake": ledger.stake, **formatting.totals_data(ledger)}
-        text = formatting.render_json(data) if fmt == "json" else formatting.compact_json(data) + "\n"
+        data = {"rules": ledger.rules.id, "stake": ledger.stake, **session_views.totals_data(ledger)}
+        text = formatting.render_json(data) if fmt == "json" else session_views.compact_json(data) + "\n"
         click.echo(text, nl=False)
     else:
         click.echo("player,units,amount")
@@ -583,7 +583,7 @@ def _print_totals(ledger, fmt: str, style: str, money: bool) -> None:
 
 def _print_session(ledger, results, fmt: str, style: str, money: bool, totals_only: bool, name: str) -> None:
     """Stream the deals in the chosen format, then the totals."""
-    from cpscore import formatting
+    from cpscore import session_views
 
     if totals_only:
         for _ in results:
@@ -591,13 +591,13 @@ def _print_session(ledger, results, fmt: str, style: str, money: bool, totals_on
         _print_totals(ledger, fmt, style, money)
         return
     if fmt == "jsonl":
-        chunks = formatting.session_lines(ledger, results)
+        chunks = session_views.session_lines(ledger, results)
     elif fmt == "json":
-        chunks = formatting.session_json(ledger, results)
+        chunks = session_views.session_json(ledger, results)
     elif fmt == "csv":
-        chunks = formatting.session_csv(results)
+        chunks = session_views.session_csv(results)
     else:
-        chunks = formatting.session_table(ledger, results, name, style, money)
+        chunks = session_views.session_table(ledger, results, name, style, money)
     for chunk in chunks:
         click.echo(chunk, nl=False)
 

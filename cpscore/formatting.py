@@ -8,8 +8,7 @@ Amounts are written by :func:`cpscore.amounts.text`: ``2.5``, ``100``, ``-3``.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator
-from typing import TYPE_CHECKING
+from collections.abc import Iterable
 
 from cpscore.amounts import Amount, signed
 from cpscore.amounts import text as number
@@ -18,9 +17,6 @@ from cpscore.hands import describe, rank_letters
 from cpscore.naturals import Natural
 from cpscore.rules import RuleSet
 from cpscore.scoring import Assessment, Fantasyland, HandReport, PlayerResult, Row, Settlement
-
-if TYPE_CHECKING:
-    from cpscore.session import DealResult, Ledger
 
 _RED = "\x1b[31m"
 _RESET = "\x1b[0m"
@@ -44,7 +40,7 @@ def table_styles() -> list[str]:
     return list(tabulate_formats)
 
 
-def _tabulate(rows: list[list[str]], headers: list[str], style: str, align: list[str]) -> str:
+def tabulated(rows: list[list[str]], headers: list[str], style: str, align: list[str]) -> str:
     from tabulate import tabulate
 
     return tabulate(rows, headers=headers, tablefmt=style, colalign=align, disable_numparse=True)
@@ -79,11 +75,11 @@ def _notes(player: PlayerResult) -> str:
     if player.seat.waive:
         notes.append("waives")
     if player.fantasyland and player.fantasyland.status != "none":
-        notes.append(_fantasyland_text(player.fantasyland))
+        notes.append(fantasyland_text(player.fantasyland))
     return "\n".join(notes)
 
 
-def _fantasyland_text(fantasyland: Fantasyland) -> str:
+def fantasyland_text(fantasyland: Fantasyland) -> str:
     cards = f" ({fantasyland.cards})" if fantasyland.cards else ""
     return {"enters": "FL next", "stays": "FL stays", "leaves": "FL leaves"}[fantasyland.status] + cards
 
@@ -124,7 +120,7 @@ def render_table(
     parts = [
         f"Rules: {settlement.rules.id} ({settlement.rules.summary})",
         "",
-        _tabulate(rows, headers, style, ["left"] * (len(headers) - royalties) + ["right"] * royalties),
+        tabulated(rows, headers, style, ["left"] * (len(headers) - royalties) + ["right"] * royalties),
     ]
     remarks = [f"{player.name} fouled: {player.foul.reason}" for player in players if player.foul]
     for player in players:
@@ -155,7 +151,7 @@ def render_table(
         ]
         headers = ["Player", "Units"] + ["Money"] * show_money
         parts += ["", "Totals by player (all their hands):", ""]
-        parts.append(_tabulate(table, headers, style, ["left"] + ["right"] * (1 + show_money)))
+        parts.append(tabulated(table, headers, style, ["left"] + ["right"] * (1 + show_money)))
     return "\n".join(parts) + "\n"
 
 
@@ -169,13 +165,13 @@ def _matrix(settlement: Settlement, pair_value, player_value, style: str) -> str
         [player.name] + [cell.get((player.name, other), "") for other in names] + [signed(player_value(player))]
         for player in settlement.players
     ]
-    return _tabulate(rows, [""] + names + ["Total"], style, ["left"] + ["right"] * (len(names) + 1))
+    return tabulated(rows, [""] + names + ["Total"], style, ["left"] + ["right"] * (len(names) + 1))
 
 
 # JSON -------------------------------------------------------------------------
 
 
-def _json(value: object, indent: int = 0, compact: bool = False) -> str:
+def json_text(value: object, indent: int = 0, compact: bool = False) -> str:
     """JSON text written from exact decimals, never through a float; indented
     by two spaces, or all on one line when ``compact``."""
     kind = type(value)
@@ -187,19 +183,19 @@ def _json(value: object, indent: int = 0, compact: bool = False) -> str:
         if not value:
             return "{}"
         if compact:
-            return "{" + ",".join(f"{_json_string(k)}:{_json(v, compact=True)}" for k, v in value.items()) + "}"
+            return "{" + ",".join(f"{_json_string(k)}:{json_text(v, compact=True)}" for k, v in value.items()) + "}"
         pad = "  " * (indent + 1)
-        items = [f"{pad}{_json_string(key)}: {_json(item, indent + 1)}" for key, item in value.items()]
+        items = [f"{pad}{_json_string(key)}: {json_text(item, indent + 1)}" for key, item in value.items()]
         return "{\n" + ",\n".join(items) + "\n" + "  " * indent + "}"
     if kind is list or kind is tuple:
         if not value:
             return "[]"
         if compact:
-            return "[" + ",".join(_json(item, compact=True) for item in value) + "]"
+            return "[" + ",".join(json_text(item, compact=True) for item in value) + "]"
         if all(type(item) is int or type(item) is str for item in value):
-            return "[" + ", ".join(_json(item) for item in value) + "]"
+            return "[" + ", ".join(json_text(item) for item in value) + "]"
         pad = "  " * (indent + 1)
-        return "[\n" + ",\n".join(pad + _json(item, indent + 1) for item in value) + "\n" + "  " * indent + "]"
+        return "[\n" + ",\n".join(pad + json_text(item, indent + 1) for item in value) + "\n" + "  " * indent + "]"
     if value is None:
         return "null"
     if kind is bool:
@@ -333,7 +329,7 @@ def settlement_data(settlement: Settlement) -> dict[str, object]:
 
 
 def render_json(data: object) -> str:
-    return _json(data) + "\n"
+    return json_text(data) + "\n"
 
 
 # CSV --------------------------------------------------------------------------
@@ -404,7 +400,7 @@ def render_check(report: HandReport, rules: RuleSet, style: str = DEFAULT_STYLE,
             if royalties:
                 cells.append(number(row.royalty))
             rows.append(cells)
-        lines += [_tabulate(rows, headers, style, ["left"] * 4 + ["right"] * royalties), ""]
+        lines += [tabulated(rows, headers, style, ["left"] * 4 + ["right"] * royalties), ""]
         if assessment.foul:
             lines.append(f"FOUL: {assessment.foul.reason}; a fouled hand loses every row and earns no royalties")
         elif rules.low_middle:
@@ -433,178 +429,3 @@ def render_check(report: HandReport, rules: RuleSet, style: str = DEFAULT_STYLE,
         }[fl.status]
         lines.append(f"Fantasyland: {text}")
     return "\n".join(lines) + "\n"
-
-
-# sessions ---------------------------------------------------------------------
-
-
-def compact_json(data: object) -> str:
-    """One line of JSON (for JSON Lines)."""
-    return _json(data, compact=True)
-
-
-def deal_data(result: DealResult) -> dict[str, object]:
-    """One deal of a session: the ``score`` JSON object with its number, first
-    line, running totals and race points."""
-    data: dict[str, object] = {"deal": result.number, "line": result.line}
-    data.update(settlement_data(result.settlement))
-    data["running"] = [
-        {"name": name, "units": units, "amount": amount} for name, (units, amount) in result.running.items()
-    ]
-    if result.race_points is not None:
-        data["race_points"] = dict(result.race_points)
-    return data
-
-
-def totals_data(ledger: Ledger) -> dict[str, object]:
-    """``totals``, ``transfers`` and (with a race) ``race`` of a session."""
-    data: dict[str, object] = {
-        "totals": [{"name": name, "units": units, "amount": amount} for name, units, amount in ledger.totals()],
-        "transfers": [
-            {"from": transfer.payer, "to": transfer.payee, "amount": transfer.amount} for transfer in ledger.transfers()
-        ],
-    }
-    if ledger.race:
-        race = ledger.race
-        data["race"] = {"target": race.target, "points": dict(race.points), "winner": race.winner, "deal": race.deal}
-    return data
-
-
-def _deal_notes(result: DealResult) -> str:
-    notes = []
-    for player in result.settlement.players:
-        name = player.seat.name
-        if player.foul:
-            notes.append(f"{name} FOUL")
-        if player.natural:
-            notes.append(f"{name} {natural_text(player.natural)}")
-        if player.seat.surrendered:
-            notes.append(f"{name} surrenders")
-        if player.fantasyland and player.fantasyland.status != "none":
-            notes.append(f"{name} {_fantasyland_text(player.fantasyland)}")
-    if result.race_points:
-        scored = [f"{name} {points}" for name, points in result.race_points.items() if points]
-        if scored:
-            notes.append("race: " + ", ".join(scored))
-    return "; ".join(notes)
-
-
-class DealLines:
-    """The per-deal lines of the session table, written as deals arrive: one
-    fixed-width line a deal, each player's units for the deal and (in
-    brackets) so far; a new header line whenever the players change."""
-
-    def __init__(self) -> None:
-        self.columns: list[str] = []
-
-    def line(self, result: DealResult) -> str:
-        owners = list(result.running)
-        text = ""
-        if owners != self.columns:
-            self.columns = owners
-            self.widths = [max(len(name), 11) for name in owners]
-            heads = "  ".join(name.ljust(width) for name, width in zip(owners, self.widths))
-            text = ("\n" if self.widths else "") + f"Deal  Line  {heads}  Notes\n"
-        units = {owner.name: owner.units for owner in result.settlement.owners}
-        cells = []
-        for name, width in zip(owners, self.widths):
-            so_far = signed(result.running[name][0])
-            cells.append((f"{signed(units[name])} ({so_far})" if name in units else f"- ({so_far})").ljust(width))
-        return (
-            text
-            + f"{result.number:>4}  {result.line:>4}  "
-            + "  ".join(cells)
-            + f"  {_deal_notes(result)}".rstrip()
-            + "\n"
-        )
-
-
-def render_totals(ledger: Ledger, style: str = DEFAULT_STYLE, show_money: bool = False) -> str:
-    """Each player's net, the transfers that settle it, and the race."""
-    rows = [[name, signed(units)] + ([signed(amount)] if show_money else []) for name, units, amount in ledger.totals()]
-    headers = ["Player", "Units"] + (["Money"] if show_money else [])
-    parts = [
-        f"Totals after {ledger.deals} deal{'s' if ledger.deals != 1 else ''}:",
-        "",
-        _tabulate(rows, headers, style, ["left"] + ["right"] * (len(headers) - 1)),
-        "",
-    ]
-    payments = ledger.transfers()
-    if payments:
-        parts.append("To settle:")
-        parts += [f"  {t.payer} pays {t.payee} {number(t.amount)}" for t in payments]
-    else:
-        parts.append("Everyone is square.")
-    if ledger.race:
-        race = ledger.race
-        standings = ", ".join(f"{name} {points}" for name, points in race.points.items())
-        parts += ["", f"Race to {race.target}: {standings}."]
-        if race.winner:
-            parts.append(f"{race.winner} wins the race at deal {race.deal}.")
-        else:
-            parts.append(f"No winner yet: first to {race.target} (a tie at the top plays on).")
-    return "\n".join(parts) + "\n"
-
-
-def session_csv_header() -> str:
-    return "deal,line,player,units,amount,total units,total amount,foul,natural,surrendered,fantasyland,race points\n"
-
-
-def session_csv_rows(result: DealResult) -> str:
-    import csv
-    import io
-
-    out = io.StringIO()
-    writer = csv.writer(out, lineterminator="\n")
-    for player in result.settlement.players:
-        name = player.seat.name
-        total_units, total_amount = result.running[player.seat.owner]
-        fantasyland = player.fantasyland.status if player.fantasyland else ""
-        points = result.race_points.get(player.seat.owner, 0) if result.race_points is not None else ""
-        writer.writerow(
-            [result.number, result.line, name, number(player.units), number(player.amount)]
-            + [number(total_units), number(total_amount), "yes" if player.foul else "no"]
-            + [player.natural.id if player.natural else "", "yes" if player.seat.surrendered else "no", fantasyland]
-            + [points]
-        )
-    return out.getvalue()
-
-
-def session_json(ledger: Ledger, results: Iterable[DealResult]) -> Iterator[str]:
-    """The session's JSON object, written deal by deal as the deals arrive:
-    ``rules``, ``stake``, ``deals`` (each as :func:`deal_data`), then the
-    totals, transfers and race of :func:`totals_data`."""
-    yield "{\n" + f'  "rules": {_json(ledger.rules.id)},\n  "stake": {_json(ledger.stake)},\n  "deals": ['
-    separator = "\n    "
-    for result in results:
-        yield separator + _json(deal_data(result), indent=2)
-        separator = ",\n    "
-    yield ("\n  ],\n" if separator != "\n    " else "],\n")
-    items = [f"  {_json(key)}: {_json(value, indent=1)}" for key, value in totals_data(ledger).items()]
-    yield ",\n".join(items) + "\n}\n"
-
-
-def session_lines(ledger: Ledger, results: Iterable[DealResult]) -> Iterator[str]:
-    """JSON Lines: one deal a line, then one line with the totals."""
-    for result in results:
-        yield compact_json(deal_data(result)) + "\n"
-    yield compact_json(totals_data(ledger)) + "\n"
-
-
-def session_csv(results: Iterable[DealResult]) -> Iterator[str]:
-    yield session_csv_header()
-    for result in results:
-        yield session_csv_rows(result)
-
-
-def session_table(
-    ledger: Ledger, results: Iterable[DealResult], source: str, style: str = DEFAULT_STYLE, show_money: bool = False
-) -> Iterator[str]:
-    """A line per deal as it arrives, then the totals and transfers."""
-    stakes = f", stake {number(ledger.stake)} a unit" if show_money else ""
-    title = f"Session {source}: rules {ledger.rules.id}{stakes}\n"
-    lines = DealLines()
-    for result in results:  # the title waits for the first good deal
-        yield title + lines.line(result)
-        title = ""
-    yield title + "\n" + render_totals(ledger, style, show_money)
