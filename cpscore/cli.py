@@ -25,12 +25,33 @@ class InputError(click.ClickException):
 FORMATS = ("table", "json", "csv")
 
 
-def _rules_option(function):
-    function = click.option(
+def _spade_bonus_option(function):
+    return click.option(
         "--spade-bonus",
         is_flag=True,
         help="Double the royalty of the row holding 2s (the Finnish double-spade bonus).",
     )(function)
+
+
+def _stake_options(stake_help: str, pair_help: str):
+    """--stake and --pair-stake, with this command's help."""
+
+    def apply(function):
+        function = click.option(
+            "--pair-stake",
+            "pair_stakes",
+            multiple=True,
+            callback=_load_pair_stakes,
+            metavar="A:B=AMOUNT",
+            help=pair_help,
+        )(function)
+        return click.option("--stake", callback=_load_stake, metavar="AMOUNT", help=stake_help)(function)
+
+    return apply
+
+
+def _rules_option(function):
+    function = _spade_bonus_option(function)
     return click.option(
         "--rules",
         "rules",
@@ -229,14 +250,8 @@ def main() -> None:
 @_help_option
 @click.argument("inputs", nargs=-1, metavar="[NAME=HAND | FILE | -]...")
 @_rules_option
-@click.option("--stake", callback=_load_stake, metavar="AMOUNT", help="Money per unit for every pair (default 1).")
-@click.option(
-    "--pair-stake",
-    "pair_stakes",
-    multiple=True,
-    callback=_load_pair_stakes,
-    metavar="A:B=AMOUNT",
-    help="Money per unit for one pair, overriding --stake (repeatable).",
+@_stake_options(
+    "Money per unit for every pair (default 1).", "Money per unit for one pair, overriding --stake (repeatable)."
 )
 @_player_option("surrender", "This player surrenders (repeatable); no hand is needed.")
 @_player_option("waive", "This player waives a natural and plays the rows (repeatable).")
@@ -453,15 +468,10 @@ def make_session() -> click.Command:
         callback=_load_rules_or_none,
         help="Rule set (default: the session's @rules header, else 2-4).",
     )
-    @click.option("--spade-bonus", is_flag=True, help="Double the royalty of the row holding 2s.")
-    @click.option("--stake", callback=_load_stake, metavar="AMOUNT", help="Money per unit (default: @stake, else 1).")
-    @click.option(
-        "--pair-stake",
-        "pair_stakes",
-        multiple=True,
-        callback=_load_pair_stakes,
-        metavar="A:B=AMOUNT",
-        help="Money per unit for one pair (repeatable; replaces the @pair-stake headers).",
+    @_spade_bonus_option
+    @_stake_options(
+        "Money per unit (default: @stake, else 1).",
+        "Money per unit for one pair (repeatable; replaces the @pair-stake headers).",
     )
     @click.option(
         "--race", type=click.IntRange(min=1), metavar="POINTS", help="Also play the race to POINTS (e.g. 11)."
