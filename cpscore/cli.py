@@ -64,6 +64,19 @@ def _rules_option(function):
     )(function)
 
 
+def _explain_option(function):
+    return click.option(
+        "--explain", is_flag=True, help="Explain every unit, pair by pair: rows, fouls, royalties, bonus, arithmetic."
+    )(function)
+
+
+def _check_explain(explain: bool, fmt: str) -> None:
+    if explain and fmt != "table":
+        raise click.BadParameter(
+            "--explain goes with the table format; the JSON already carries the same facts", param_hint="'--explain'"
+        )
+
+
 def _style_option(function):
     return click.option(
         "--style",
@@ -258,7 +271,8 @@ def main() -> None:
 @_player_option("fantasyland", "This player plays the deal in Fantasyland (repeatable).")
 @click.option("--format", "fmt", type=click.Choice(FORMATS), default="table", show_default=True, help="Output format.")
 @_style_option
-def score(inputs, rules, spade_bonus, stake, pair_stakes, surrender, waive, fantasyland, fmt, style) -> None:
+@_explain_option
+def score(inputs, rules, spade_bonus, stake, pair_stakes, surrender, waive, fantasyland, fmt, style, explain) -> None:
     """Settle one deal: every player against every other.
 
     Each input is a hand written NAME=HAND (an argument with '='), a deal file
@@ -278,6 +292,7 @@ def score(inputs, rules, spade_bonus, stake, pair_stakes, surrender, waive, fant
     from cpscore.scoring import settle
 
     rules = _apply_flags(rules, spade_bonus)
+    _check_explain(explain, fmt)
     if fmt == "table":
         _check_style(style)
     if not inputs:
@@ -316,6 +331,10 @@ def score(inputs, rules, spade_bonus, stake, pair_stakes, surrender, waive, fant
             show_money=stake is not None or bool(pair_stakes),
             pair_stakes_given=bool(pair_stakes),
         )
+        if explain:
+            from cpscore.explain import explain as reasons
+
+            text += "\nWhy, pair by pair:\n\n" + reasons(result)
     click.echo(text, nl=False)
 
 
@@ -482,7 +501,10 @@ def make_session() -> click.Command:
         "--format", "fmt", type=click.Choice(SESSION_FORMATS), default="table", show_default=True, help="Output format."
     )
     @_style_option
-    def session(source, rules, spade_bonus, stake, pair_stakes, race, totals_only, skip_invalid, fmt, style) -> None:
+    @_explain_option
+    def session(
+        source, rules, spade_bonus, stake, pair_stakes, race, totals_only, skip_invalid, fmt, style, explain
+    ) -> None:
         """Settle a whole session: every deal, running totals, and who pays whom.
 
         A session file is deals separated by blank lines, each written as a deal
@@ -496,6 +518,7 @@ def make_session() -> click.Command:
         from cpscore.errors import CpscoreError
         from cpscore.session import Ledger, read_session
 
+        _check_explain(explain, fmt)
         if fmt == "table":
             _check_style(style)
         is_stdin = source == "-"
@@ -561,7 +584,7 @@ def make_session() -> click.Command:
             with open_lines() as file:
                 ledger, deals, money = start(file)
                 results = each_deal(ledger, deals, report_skips=is_stdin, quick=totals_only)
-                _print_session(ledger, results, fmt, style, money, totals_only, name)
+                _print_session(ledger, results, fmt, style, money, totals_only, name, explain)
         except _InvalidDeals as invalid:
             for problem in invalid.problems:
                 click.echo(f"Error: {problem}", err=True)
@@ -591,7 +614,9 @@ def _print_totals(ledger, fmt: str, style: str, money: bool) -> None:
             click.echo(f"{name},{formatting.number(units)},{formatting.number(amount)}")
 
 
-def _print_session(ledger, results, fmt: str, style: str, money: bool, totals_only: bool, name: str) -> None:
+def _print_session(
+    ledger, results, fmt: str, style: str, money: bool, totals_only: bool, name: str, explain: bool = False
+) -> None:
     """Stream the deals in the chosen format, then the totals."""
     from cpscore import session_views
 
@@ -607,7 +632,7 @@ def _print_session(ledger, results, fmt: str, style: str, money: bool, totals_on
     elif fmt == "csv":
         chunks = session_views.session_csv(results)
     else:
-        chunks = session_views.session_table(ledger, results, name, style, money)
+        chunks = session_views.session_table(ledger, results, name, style, money, explain)
     for chunk in chunks:
         click.echo(chunk, nl=False)
 

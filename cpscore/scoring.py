@@ -410,16 +410,21 @@ def royalty_units(rules: RuleSet, a: Core, b: Core, rows: tuple[int, int, int]) 
         return 0
     if mode == "holder":
         return sum(a.royalties) - sum(b.royalties)
-    total: Amount = 0
+    return sum(row_extras(rules, a, b, rows))
+
+
+def row_extras(rules: RuleSet, a: Core, b: Core, rows: tuple[int, int, int]) -> tuple[Amount, Amount, Amount]:
+    """In the row modes, what each row's winner collects beyond its 1 unit,
+    from a's side: row-bonus the table value, row-value the table value less 1,
+    nothing when ``cancel_when_both`` and the loser's row qualifies too."""
+    extras = []
     for outcome, mine, theirs in zip(rows, a.royalties, b.royalties):
-        if outcome == 0:
-            continue
         winner, loser = (mine, theirs) if outcome > 0 else (theirs, mine)
         extra: Amount = 0
-        if winner and not (rules.royalties.cancel_when_both and loser):
-            extra = winner if mode == "row-bonus" else winner - 1
-        total += extra * outcome
-    return total
+        if outcome and winner and not (rules.royalties.cancel_when_both and loser):
+            extra = winner if rules.royalties.mode == "row-bonus" else winner - 1
+        extras.append(extra * outcome)
+    return tuple(extras)  # type: ignore[return-value]
 
 
 def rows_result(rules: RuleSet, a: Core, b: Core, rows, home_run_a: bool, home_run_b: bool):

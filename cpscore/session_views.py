@@ -181,13 +181,25 @@ def session_csv(results: Iterable[DealResult]) -> Iterator[str]:
 
 
 def session_table(
-    ledger: Ledger, results: Iterable[DealResult], source: str, style: str = DEFAULT_STYLE, show_money: bool = False
+    ledger: Ledger,
+    results: Iterable[DealResult],
+    source: str,
+    style: str = DEFAULT_STYLE,
+    show_money: bool = False,
+    explain: bool = False,
 ) -> Iterator[str]:
-    """A line per deal as it arrives, then the totals and transfers."""
+    """A line per deal as it arrives (with ``explain``, followed by the
+    reasoning for each pair), then the totals and transfers."""
     stakes = f", stake {number(ledger.stake)} a unit" if show_money else ""
     title = f"Session {source}: rules {ledger.rules.id}{stakes}\n"
     lines = DealLines()
     for result in results:  # the title waits for the first good deal
         yield title + lines.line(result)
         title = ""
+        if explain:
+            from cpscore.explain import explain as reasons
+
+            text = reasons(result.settlement).rstrip("\n")
+            yield "\n".join("      " + line if line else "" for line in text.split("\n")) + "\n\n"
+            lines.columns = []  # repeat the header after the explanation
     yield title + "\n" + render_totals(ledger, style, show_money)
