@@ -240,7 +240,7 @@ class _Commands(click.Group):
         return self.commands.get(name)
 
 
-_COMMAND_ORDER = ["score", "check", "session", "add", "rules"]
+_COMMAND_ORDER = ["score", "check", "session", "add", "arrange", "rules"]
 
 
 @click.group(cls=_Commands, add_help_option=False)
@@ -724,3 +724,81 @@ def _read_existing(path: str) -> str:
         raise InputError(f"cannot read session file {path!r}: it is not UTF-8 text") from None
     except OSError as error:
         raise InputError(f"cannot read session file {path!r}: {error.strerror or error}") from None
+
+
+@main.lazy
+def make_arrange() -> click.Command:
+    @click.command(name="arrange", add_help_option=False)
+    @_help_option
+    @click.argument("cards", nargs=-1, metavar="CARDS | FILE | -")
+    @_rules_option
+    @click.option("--top", type=click.IntRange(min=1), default=3, show_default=True, help="How many settings to show.")
+    @click.option(
+        "--simulate",
+        "rounds",
+        type=click.IntRange(min=1),
+        default=None,
+        metavar="N",
+        help="Rank the 20 best by the estimate again by N simulated opponents each.",
+    )
+    @click.option(
+        "--format",
+        "fmt",
+        type=click.Choice(("table", "json")),
+        default="table",
+        show_default=True,
+        help="Output format.",
+    )
+    def arrange(cards, rules, spade_bonus, top, rounds, fmt) -> None:
+        """Set 13 cards: the best legal settings under the rules, best first.
+
+        CARDS are the 13 cards (quoted or as separate words), or a file with
+        one hand of 13 cards per line, or '-' for such lines on stdin.  Each
+        setting shows its expected units against one opponent who holds 13
+        of the other cards and sets them the plain way (strongest back, then
+        strongest middle), and the figures it is built from:
+
+            cpscore arrange Ah Ad Ac 7s 7d Ks Kd 4c 9h 9c 5d 5s 2c
+        """
+        from cpscore.arrange import arrangement
+        from cpscore.cards import parse_cards
+        from cpscore.errors import CpscoreError
+
+        rules = _apply_flags(rules, spade_bonus)
+        if not cards:
+            raise InputError("no cards: give 13 cards, a file with one hand a line, or - for stdin")
+        text = " ".join(cards)
+        hands: list[tuple[str, str]] = []
+        if len(cards) == 1 and (cards[0] == "-" or not any(ch.isspace() for ch in cards[0]) and len(cards[0]) > 39):
+            source = "stdin" if cards[0] == "-" else cards[0]
+            content = _read_stdin() if cards[0] == "-" else _read_source(cards[0], [])
+            for number, line in enumerate(content.splitlines(), start=1):
+                line = line.split("#", 1)[0].strip()
+                if line:
+                    hands.append((f"{source}, line {number}: ", line))
+        else:
+            hands.append(("", text))
+        results = []
+        try:
+            for where, line in hands:
+                if "/" in line or "|" in line:
+                    raise InputError(f"{where}the arranger takes 13 unset cards: leave out the rows ('/')")
+                try:
+                    parsed = parse_cards(line)
+                except CpscoreError as error:
+                    raise InputError(f"{where}{error}") from None
+                if len(parsed) != 13 or len(set(parsed)) != 13:
+                    problem = "cards appear twice" if len(set(parsed)) != len(parsed) else f"{len(parsed)} cards"
+                    raise InputError(f"{where}{problem}: the arranger takes 13 different cards, with no rows")
+                results.append(arrangement(parsed, rules, top, rounds or 0))
+        except CpscoreError as error:
+            raise InputError(str(error)) from None
+        from cpscore import formatting
+
+        if fmt == "json":
+            click.echo(formatting.render_json([formatting.arrangement_data(result) for result in results]), nl=False)
+        else:
+            texts = [formatting.render_arrangement(result, rules, colour=_colour(fmt)) for result in results]
+            click.echo("\n".join(texts), nl=False)
+
+    return arrange

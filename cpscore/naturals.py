@@ -90,6 +90,26 @@ class _Groups:
         return self._counts
 
 
+def claims(cards: Sequence[Card], rules: RuleSet) -> list[str]:
+    """Every enabled natural the 13 cards make as an unset hand, most valuable
+    first (a hand claims only the first).
+
+    >>> from cpscore.cards import parse_cards
+    >>> from cpscore.rules import get_rules
+    >>> claims(parse_cards("2h 3h 4h 5h 6h 7h 8h 9h Th Jh Qh Kh Ah"), get_rules("taiwanese"))[:3]
+    ['clean-dragon', 'dragon', 'three-straight-flushes']
+    """
+    if not rules.naturals:
+        return []
+    ranks = [(card.code >> 2) + 2 for card in cards]
+    groups = _Groups(ranks)
+    return [
+        natural
+        for natural in _by_value(rules.naturals)
+        if _claim(natural, cards, ranks, groups, None, rules) is not None
+    ]
+
+
 _ORDERS: dict[tuple, list[str]] = {}
 
 
