@@ -93,7 +93,7 @@ def main() -> None:
     rules = get_rules("2-4")
     speed(hands, rules)
     print()
-    shortfall(hands[:10 if args.quick else 30], rules, 200 if args.quick else 500)
+    shortfall(hands[: 10 if args.quick else 30], rules, 200 if args.quick else 500)
 
 
 if __name__ == "__main__":

@@ -793,12 +793,12 @@ def make_arrange() -> click.Command:
                 results.append(arrangement(parsed, rules, top, rounds or 0))
         except CpscoreError as error:
             raise InputError(str(error)) from None
-        from cpscore import formatting
+        from cpscore import arrange_views, formatting
 
         if fmt == "json":
-            click.echo(formatting.render_json([formatting.arrangement_data(result) for result in results]), nl=False)
+            click.echo(formatting.render_json([arrange_views.arrangement_data(result) for result in results]), nl=False)
         else:
-            texts = [formatting.render_arrangement(result, rules, colour=_colour(fmt)) for result in results]
+            texts = [arrange_views.render_arrangement(result, rules, colour=_colour(fmt)) for result in results]
             click.echo("\n".join(texts), nl=False)
 
     return arrange
