@@ -8,6 +8,7 @@ line on stderr.
 
 from __future__ import annotations
 
+import gc
 import os
 import sys
 
@@ -233,6 +234,17 @@ class _Commands(click.Group):
 
     def list_commands(self, ctx: click.Context) -> list[str]:
         return sorted({*self.commands, *self.factories}, key=_COMMAND_ORDER.index)
+
+    def invoke(self, ctx: click.Context):
+        # A command's first moments import cpscore's modules and tables: many
+        # long-lived objects, which the garbage collector would only walk over
+        # (about a millisecond).  It is off until the command is done, or until
+        # a long run starts (session turns it back on).
+        gc.disable()
+        try:
+            return super().invoke(ctx)
+        finally:
+            gc.enable()
 
     def get_command(self, ctx: click.Context, name: str) -> click.Command | None:
         if name not in self.commands and name in self.factories:
@@ -517,6 +529,8 @@ def make_session() -> click.Command:
 
         from cpscore.errors import CpscoreError
         from cpscore.session import Ledger, read_session
+
+        gc.enable()  # a session may be long: normal collection from here on
 
         _check_explain(explain, fmt)
         if fmt == "table":
