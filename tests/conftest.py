@@ -2,6 +2,7 @@ import pathlib
 import tomllib
 
 import pytest
+from hypothesis import settings
 
 HERE = pathlib.Path(__file__).parent
 
@@ -14,3 +15,7 @@ def worked_deals():
 @pytest.fixture
 def examples():
     return HERE.parent / "examples"
+
+# No timed assertions: a slow moment on a busy machine must not fail a property.
+settings.register_profile("cpscore", deadline=None)
+settings.load_profile("cpscore")
