@@ -19,6 +19,7 @@ import sys
 from collections import Counter
 
 from cpscore.hands import evaluate3, evaluate5
+from cpscore.tablegen import tuple_lines
 
 SAMPLES = 20_000
 SEED = 2026
@@ -58,10 +59,7 @@ def render(table: dict[str, list[tuple[int, int]]], samples: int = SAMPLES) -> s
     ]
     for row, items in table.items():
         for label, column in (("VALUES", [v for v, _ in items]), ("COUNTS", [c for _, c in items])):
-            lines.append(f"{row.upper()}_{label} = (")
-            for start in range(0, len(column), 10):
-                lines.append("    " + " ".join(f"{number}," for number in column[start : start + 10]))
-            lines.append(")")
+            lines += tuple_lines(f"{row.upper()}_{label}", column)
     return "\n".join(lines) + "\n"
 
 

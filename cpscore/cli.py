@@ -65,6 +65,12 @@ def _rules_option(function):
     )(function)
 
 
+def _format_option(formats: tuple[str, ...]):
+    return click.option(
+        "--format", "fmt", type=click.Choice(formats), default="table", show_default=True, help="Output format."
+    )
+
+
 def _explain_option(function):
     return click.option(
         "--explain", is_flag=True, help="Explain every unit, pair by pair: rows, fouls, royalties, bonus, arithmetic."
@@ -281,7 +287,7 @@ def main() -> None:
 @_player_option("surrender", "This player surrenders (repeatable); no hand is needed.")
 @_player_option("waive", "This player waives a natural and plays the rows (repeatable).")
 @_player_option("fantasyland", "This player plays the deal in Fantasyland (repeatable).")
-@click.option("--format", "fmt", type=click.Choice(FORMATS), default="table", show_default=True, help="Output format.")
+@_format_option(FORMATS)
 @_style_option
 @_explain_option
 def score(inputs, rules, spade_bonus, stake, pair_stakes, surrender, waive, fantasyland, fmt, style, explain) -> None:
@@ -357,14 +363,7 @@ def make_check() -> click.Command:
     @click.argument("hand", nargs=-1, required=True, metavar="HAND")
     @_rules_option
     @click.option("--fantasyland", "playing", is_flag=True, help="The hand was played in Fantasyland: does it stay?")
-    @click.option(
-        "--format",
-        "fmt",
-        type=click.Choice(("table", "json")),
-        default="table",
-        show_default=True,
-        help="Output format.",
-    )
+    @_format_option(("table", "json"))
     @_style_option
     def check(hand, rules, spade_bonus, playing, fmt, style) -> None:
         """Check one hand: each row's category, foul or legal, royalties, the
@@ -509,9 +508,7 @@ def make_session() -> click.Command:
     )
     @click.option("--totals", "totals_only", is_flag=True, help="Print only the totals and the transfers.")
     @click.option("--skip-invalid", is_flag=True, help="Skip invalid deals (and say which) instead of stopping.")
-    @click.option(
-        "--format", "fmt", type=click.Choice(SESSION_FORMATS), default="table", show_default=True, help="Output format."
-    )
+    @_format_option(SESSION_FORMATS)
     @_style_option
     @_explain_option
     def session(
@@ -755,14 +752,7 @@ def make_arrange() -> click.Command:
         metavar="N",
         help="Rank the 20 best by the estimate again by N simulated opponents each.",
     )
-    @click.option(
-        "--format",
-        "fmt",
-        type=click.Choice(("table", "json")),
-        default="table",
-        show_default=True,
-        help="Output format.",
-    )
+    @_format_option(("table", "json"))
     def arrange(cards, rules, spade_bonus, top, rounds, fmt) -> None:
         """Set 13 cards: the best legal settings under the rules, best first.
 

@@ -96,6 +96,15 @@ def build_tables() -> dict[str, dict[int, int]]:
     return {"FIVE": five, "THREE": three}
 
 
+def tuple_lines(name: str, numbers: list[int]) -> list[str]:
+    """``NAME = (...)``: a tuple constant, ten numbers a line (it loads from a
+    .pyc as one constant)."""
+    lines = [f"{name} = ("]
+    for start in range(0, len(numbers), 10):
+        lines.append("    " + " ".join(f"{number}," for number in numbers[start : start + 10]))
+    return lines + [")"]
+
+
 def render(tables: dict[str, dict[int, int]]) -> str:
     """The source text of ``cpscore/_tables.py``: keys and values as two tuple
     constants per table, which load from a .pyc faster than a dict display."""
@@ -110,10 +119,7 @@ def render(tables: dict[str, dict[int, int]]) -> str:
     for name, table in tables.items():
         items = sorted(table.items())
         for label, column in (("KEYS", [key for key, _ in items]), ("VALUES", [value for _, value in items])):
-            lines.append(f"_{name}_{label} = (")
-            for start in range(0, len(column), 10):
-                lines.append("    " + " ".join(f"{number}," for number in column[start : start + 10]))
-            lines.append(")")
+            lines += tuple_lines(f"_{name}_{label}", column)
         lines.append(f"{name} = dict(zip(_{name}_KEYS, _{name}_VALUES))")
         lines.append("")
     return "\n".join(lines)
