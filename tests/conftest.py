@@ -1,7 +1,6 @@
 import pathlib
 import tomllib
 
-import pytest
 from hypothesis import settings
 
 HERE = pathlib.Path(__file__).parent
@@ -11,10 +10,6 @@ def worked_deals():
     with open(HERE / "worked_deals.toml", "rb") as file:
         return tomllib.load(file)["case"]
 
-
-@pytest.fixture
-def examples():
-    return HERE.parent / "examples"
 
 # No timed assertions: a slow moment on a busy machine must not fail a property.
 settings.register_profile("cpscore", deadline=None)
