@@ -337,11 +337,14 @@ def natural_claim(seat: Seat, rules: RuleSet) -> Natural | None:
         return None
     found = detect(seat.cards, seat.hand, rules)
     if found is None and seat.hand is None:
-        raise DealError(
-            f"{seat.name}: 13 cards without rows are not a natural under the {rules.id} rules: "
-            "set the hand as front / middle / back"
-        )
+        raise _not_a_natural(rules, f"{seat.name}: ")
     return found
+
+
+def _not_a_natural(rules: RuleSet, who: str = "") -> DealError:
+    return DealError(
+        f"{who}13 cards without rows are not a natural under the {rules.id} rules: set the hand as front / middle / back"
+    )
 
 
 class HandReport(Record):
@@ -371,9 +374,7 @@ def check_hand(hand_or_cards: Hand | tuple[Card, ...], rules: RuleSet, playing_f
     cards = hand.cards() if hand else tuple(hand_or_cards)
     natural = detect(cards, hand, rules)
     if hand is None and natural is None:
-        raise DealError(
-            f"13 cards without rows are not a natural under the {rules.id} rules: set the hand as front / middle / back"
-        )
+        raise _not_a_natural(rules)
     assessment = assess(hand, rules) if hand else None
     core = assessment.core if assessment else None
     return HandReport(hand, cards, assessment, natural, fantasyland(core, rules, playing_fantasyland))

@@ -282,57 +282,62 @@ class Ledger:
     def add(self, text: DealText, source: str) -> DealResult:
         """Settle the next deal and update the running state."""
         deal = self.build(text, source)
-        repeats = [name for name in self._in_fantasyland(text) if self.fantasyland[name]]
         try:
-            settlement = settle(deal, self.rules, self.stake, self.pair_stakes, repeats)
+            settlement = settle(
+                deal, self.rules, self.stake, self.pair_stakes, self._repeats(self._in_fantasyland(text))
+            )
         except CpscoreError as error:
             raise DealError(f"{source}, deal {text.number} (line {text.line}): {error}") from None
-        for owner in settlement.owners:
-            self.units[owner.name] = self.units.get(owner.name, 0) + owner.units
-            self.money[owner.name] = self.money.get(owner.name, 0) + owner.amount
-        # Who plays the next deal in Fantasyland: True when it will be their one repeat.
-        self.fantasyland = {
-            player.seat.name: player.fantasyland.playing
-            for player in settlement.players
-            if player.fantasyland is not None and player.fantasyland.next
-        }
-        points = None
-        if self.race:
-            hands = [
+        players = settlement.players
+        points = self._record(
+            [(owner.name, owner.units, owner.amount) for owner in settlement.owners],
+            [(player.seat.name, player.fantasyland) for player in players],
+            [
                 (p.seat.name, p.seat.owner, p.assessment.core.values if p.assessment and not p.foul else None)
-                for p in settlement.players
-            ]
-            points = self._race(hands, text.number)
-        self.deals += 1
+                for p in players
+            ],
+            text.number,
+        )
         running = {name: (self.units[name], self.money[name]) for name in self.units}
         return DealResult(text.number, text.line, settlement, running, points)
 
     def add_totals(self, text: DealText, source: str) -> None:
         """Settle the next deal for the totals only: plain deals take the quick
-        path (:func:`~cpscore.scoring.settle_totals`), anything else the full one."""
+        path (:func:`settle_totals`), anything else the full one."""
         hands = quick_hands(text.entries, self.rules.max_players)
         quick = None
         if hands is not None:
             playing = self._in_fantasyland(text)
-            repeats = [name for name in playing if self.fantasyland[name]]
-            quick = settle_totals(hands, self.rules, self.stake, self.pair_stakes, playing, repeats)
+            quick = settle_totals(hands, self.rules, self.stake, self.pair_stakes, playing, self._repeats(playing))
         if quick is None:
             self.add(text, source)
             return
-        for name, units, money in zip(quick.names, quick.units, quick.money):
+        self._record(
+            zip(quick.names, quick.units, quick.money),
+            zip(quick.names, quick.fantasyland),
+            [(name, name, None if core.foul else core.values) for name, core in zip(quick.names, quick.cores)],
+            text.number,
+        )
+
+    def _repeats(self, playing: list[str]) -> list[str]:
+        """Of the players in Fantasyland, those playing their one repeat."""
+        return [name for name in playing if self.fantasyland[name]]
+
+    def _record(self, balances, fantasylands, race_hands, number: int) -> dict[str, int] | None:
+        """Add a settled deal to the running state: (player, units, money) to the
+        totals, each hand's Fantasyland to who plays the next deal in it, and
+        (with a race) the hands' rows to the race.  Returns the race points."""
+        for name, units, money in balances:
             self.units[name] = self.units.get(name, 0) + units
             self.money[name] = self.money.get(name, 0) + money
+        # Who plays the next deal in Fantasyland: True when it will be their one repeat.
         self.fantasyland = {
             name: fantasyland.playing
-            for name, fantasyland in zip(quick.names, quick.fantasyland)
+            for name, fantasyland in fantasylands
             if fantasyland is not None and fantasyland.next
         }
-        if self.race:
-            hands_in_race = [
-                (name, name, None if core.foul else core.values) for name, core in zip(quick.names, quick.cores)
-            ]
-            self._race(hands_in_race, text.number)
         self.deals += 1
+        return self._race(race_hands, number) if self.race else None
 
     def _race(self, hands: list[tuple[str, str, tuple[int, int, int] | None]], number: int) -> dict[str, int]:
         """Points this deal from (hand, owner, row values or None when the hand
