@@ -185,17 +185,23 @@ def _read_source(source: str, used_stdin: list[bool]) -> str:
             raise InputError("'-' (stdin) is given twice")
         used_stdin.append(True)
         return _read_stdin()
+    return _read_file(source, "deal file", "a hand on the command line is NAME=HAND")
+
+
+def _read_file(path: str, what: str, hint: str = "", missing_ok: bool = False) -> str:
+    """A file's text (UTF-8, a BOM dropped); errors name the file and say why.
+    With ``missing_ok``, a file that does not exist reads as ''."""
     try:
-        with open(source, encoding="utf-8-sig") as file:  # -sig: drop a BOM
+        with open(path, encoding="utf-8-sig") as file:
             return file.read()
     except FileNotFoundError:
-        raise InputError(
-            f"cannot read deal file {source!r}: no such file (a hand on the command line is NAME=HAND)"
-        ) from None
+        if missing_ok:
+            return ""
+        raise InputError(f"cannot read {what} {path!r}: no such file" + (f" ({hint})" if hint else "")) from None
     except UnicodeDecodeError:
-        raise InputError(f"cannot read deal file {source!r}: it is not UTF-8 text") from None
+        raise InputError(f"cannot read {what} {path!r}: it is not UTF-8 text") from None
     except OSError as error:
-        raise InputError(f"cannot read deal file {source!r}: {error.strerror or error}") from None
+        raise InputError(f"cannot read {what} {path!r}: {error.strerror or error}") from None
 
 
 # click's own --help and --version options look up a translation of their help
@@ -620,9 +626,7 @@ def _print_totals(ledger, fmt: str, style: str, money: bool) -> None:
         text = formatting.render_json(data) if fmt == "json" else session_views.compact_json(data) + "\n"
         click.echo(text, nl=False)
     else:
-        click.echo("player,units,amount")
-        for name, units, amount in ledger.totals():
-            click.echo(f"{name},{formatting.number(units)},{formatting.number(amount)}")
+        click.echo(session_views.totals_csv(ledger), nl=False)
 
 
 def _print_session(
@@ -682,7 +686,7 @@ def make_add() -> click.Command:
         from cpscore.session import append_deal, deal_lines, read_session, refuse_fantasyland_markers
 
         try:
-            existing = _read_existing(target)
+            existing = _read_file(target, "session file", missing_ok=True)
             header, deals = read_session(existing.splitlines(), target)
             known: dict[str, None] = {}
             count = 0
@@ -724,19 +728,6 @@ def make_add() -> click.Command:
     return add
 
 
-def _read_existing(path: str) -> str:
-    """A session file's text, or '' when it does not exist yet."""
-    try:
-        with open(path, encoding="utf-8") as file:
-            return file.read()
-    except FileNotFoundError:
-        return ""
-    except UnicodeDecodeError:
-        raise InputError(f"cannot read session file {path!r}: it is not UTF-8 text") from None
-    except OSError as error:
-        raise InputError(f"cannot read session file {path!r}: {error.strerror or error}") from None
-
-
 @main.lazy
 def make_arrange() -> click.Command:
     @click.command(name="arrange", add_help_option=False)
@@ -773,9 +764,9 @@ def make_arrange() -> click.Command:
             raise InputError("no cards: give 13 cards, a file with one hand a line, or - for stdin")
         text = " ".join(cards)
         hands: list[tuple[str, str]] = []
-        if len(cards) == 1 and (cards[0] == "-" or not any(ch.isspace() for ch in cards[0]) and len(cards[0]) > 39):
+        if len(cards) == 1 and (cards[0] == "-" or os.path.isfile(cards[0])):  # else: the cards themselves
             source = "stdin" if cards[0] == "-" else cards[0]
-            content = _read_stdin() if cards[0] == "-" else _read_source(cards[0], [])
+            content = _read_source(cards[0], [])
             for number, line in enumerate(content.splitlines(), start=1):
                 line = line.split("#", 1)[0].strip()
                 if line:

@@ -129,6 +129,18 @@ def render_totals(ledger: Ledger, style: str = DEFAULT_STYLE, show_money: bool =
     return "\n".join(parts) + "\n"
 
 
+def totals_csv(ledger: Ledger) -> str:
+    """``player,units,amount``: one row per player (``session --totals --format csv``)."""
+    import csv
+    import io
+
+    out = io.StringIO()
+    writer = csv.writer(out, lineterminator="\n")
+    writer.writerow(["player", "units", "amount"])
+    writer.writerows([name, number(units), number(amount)] for name, units, amount in ledger.totals())
+    return out.getvalue()
+
+
 def session_csv_header() -> str:
     return "deal,line,player,units,amount,total units,total amount,foul,natural,surrendered,fantasyland,race points\n"
 

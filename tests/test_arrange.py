@@ -145,3 +145,12 @@ def test_cli_errors(args, message):
     assert result.exit_code == 2
     assert message in result.stderr
     assert result.stdout == ""
+
+
+def test_cli_reads_a_file_with_a_short_name(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "h.txt").write_text(HAND + "\n")
+    data = json.loads(run("arrange", "--format", "json", "--top", "1", "h.txt").stdout)
+    assert data[0]["cards"] == HAND.split()
+    together = json.loads(run("arrange", "--format", "json", "--top", "1", HAND.replace(" ", "")).stdout)
+    assert together[0]["cards"] == HAND.split()

@@ -525,3 +525,10 @@ def test_the_quick_natural_test_on_naturals(hand):
     codes = [card.code for card in parsed.cards()]
     core = evaluate_core(codes[:3], codes[3:8], codes[8:], get_rules("taiwanese"))
     assert might_make(codes, core.plains, get_rules("taiwanese"))
+
+
+def test_totals_csv_quotes_names(tmp_path):
+    path = tmp_path / "s.txt"
+    path.write_text(f"Amy, Jr: {AMY}\nBob: {BOB}\n")
+    out = ok("session", "--totals", "--format", "csv", str(path))
+    assert out == 'player,units,amount\n"Amy, Jr",2,2\nBob,-2,-2\n'
