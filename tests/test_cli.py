@@ -30,7 +30,7 @@ def ok(*args, input=None):
 
 
 TWO_PLAYERS_TABLE = """\
-Rules: 2-4 (classic 2-4: 1 unit a row and 1 for winning two rows of three; no royalties)
+Rules: 2-4 (classic: 1 unit a row, 1 more for winning two rows of three)
 
 Player    Front      Middle          Back
 --------  ---------  --------------  --------------
@@ -71,7 +71,7 @@ def test_score_ofc_with_stakes_exact():
     assert (
         out
         == """\
-Rules: ofc (open-face 1-6 with the standard OFC royalty table, paid by holder)
+Rules: ofc (open-face 1-6, standard OFC royalties paid by holder)
 
 Player    Front      Middle          Back            Notes           Royalties
 --------  ---------  --------------  --------------  ------------  -----------
@@ -182,7 +182,7 @@ def test_check_exact():
     assert (
         ok("check", "--rules", "ofc", "Qs Qd 5c / 9h 9c 4d 4s 2c / As Ks Qh Jd Tc")
         == """\
-Rules: ofc (open-face 1-6 with the standard OFC royalty table, paid by holder)
+Rules: ofc (open-face 1-6, standard OFC royalties paid by holder)
 
 Row     Cards           Category                   Ranks        Royalty
 ------  --------------  -------------------------  ---------  ---------
@@ -450,12 +450,12 @@ Fay: Kc Jh 9h / 3d 4d 5d 7d 9d / Ks Kh Kd Ac Ad
 
 def test_rules_lists_the_presets():
     assert ok("rules") == (
-        "2-4          classic 2-4: 1 unit a row and 1 for winning two rows of three; no royalties\n"
-        "1-6          classic 1-6: 1 unit a row and 3 more for a scoop; no royalties\n"
-        "ofc          open-face 1-6 with the standard OFC royalty table, paid by holder\n"
-        "ofc-western  open-face 1-6 with the western royalty table, paid by holder\n"
-        "pineapple    Pineapple OFC: as ofc, at most 3 players, progressive fantasyland\n"
-        "taiwanese    Taiwanese: Eastern row values, scoops double, home run, Taiwanese naturals\n"
+        "2-4          classic: 1 unit a row, 1 more for winning two rows of three\n"
+        "1-6          classic: 1 unit a row, 3 more for a scoop\n"
+        "ofc          open-face 1-6, standard OFC royalties paid by holder\n"
+        "ofc-western  open-face 1-6, western royalties paid by holder\n"
+        "pineapple    as ofc, at most 3 players, progressive Fantasyland\n"
+        "taiwanese    Eastern row values, scoops double, home run, naturals\n"
     )
 
 
@@ -628,3 +628,10 @@ def test_rule_and_marker_errors(tmp_path, args, message):
     assert result.stdout == ""
     assert message.replace("{bad}", str(bad)) in result.stderr
     assert "Traceback" not in result.stderr
+
+
+@pytest.mark.parametrize("preset", ["2-4", "1-6", "ofc", "ofc-western", "pineapple", "taiwanese"])
+def test_every_preset_reads_on_80_columns(preset):
+    out = ok("score", "--rules", preset, str(EXAMPLES / "three-players.txt"))
+    assert max(len(line) for line in out.splitlines()) <= 80
+    assert max(len(line) for line in ok("rules").splitlines()) <= 80
