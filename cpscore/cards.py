@@ -17,7 +17,7 @@ import re
 from collections import namedtuple
 from collections.abc import Iterable, Sequence
 
-from cpscore.errors import CardError
+from cpscore.errors import CardError, shown
 from cpscore.records import Record
 
 ROW_NAMES = ("front", "middle", "back")
@@ -136,6 +136,10 @@ CODES: dict[str, int] = {token: card.code for token, card in _TOKENS.items()}
 # Patterns for cards written together ("AhKhQh"); compiled on first use by re.
 _ONE_CARD = "(?i:(?:10|[2-9TJQKA])[SHDC♠♥♦♣♤♡♢♧])"
 _RUN_OF_CARDS = f"(?:{_ONE_CARD})+"
+#: The longest hand text read (13 cards written out with spaces, commas and
+#: rows take well under 100 characters); a longer one is refused unread, so
+#: junk costs time in proportion to this, not to its length.
+MAX_HAND_TEXT = 200
 
 CARD_HELP = "a card is a rank (2-9, T or 10, J, Q, K, A) then a suit (s, h, d, c or ♠ ♥ ♦ ♣)"
 
@@ -153,7 +157,7 @@ def parse_card(token: str) -> Card:
     """Read one card token (case-insensitive; ``10`` or ``T``; letters or symbols)."""
     card = _TOKENS.get(token)
     if card is None:
-        raise CardError(f"unknown card {token!r}: {CARD_HELP}")
+        raise CardError(f"unknown card {shown(token)}: {CARD_HELP}")
     return card
 
 
@@ -163,6 +167,10 @@ def parse_cards(text: str, player: str | None = None, row: str | None = None) ->
     >>> [str(c) for c in parse_cards("AhKh,10c 2S")]
     ['Ah', 'Kh', 'Tc', '2s']
     """
+    if len(text) > MAX_HAND_TEXT:
+        raise CardError(
+            f"{_where(player, row)}{len(text):,} characters of cards: 13 cards take at most {MAX_HAND_TEXT} characters"
+        )
     cards: list[Card] = []
     for chunk in text.replace(",", " ").split():
         card = _TOKENS.get(chunk)
@@ -172,15 +180,16 @@ def parse_cards(text: str, player: str | None = None, row: str | None = None) ->
             cards.extend(_TOKENS[token] for token in re.findall(_ONE_CARD, chunk))
         else:
             bad = _first_bad_token(chunk)
-            raise CardError(f"{_where(player, row)}unknown card {bad!r}: {CARD_HELP}")
+            raise CardError(f"{_where(player, row)}unknown card {shown(bad)}: {CARD_HELP}")
     return cards
 
 
 def _first_bad_token(chunk: str) -> str:
     """The part of a chunk where reading cards fails, for the error message."""
+    one = re.compile(_ONE_CARD)
     position = 0
-    while match := re.match(_ONE_CARD, chunk[position:]):
-        position += match.end()
+    while match := one.match(chunk, position):  # from a position: linear, no slicing
+        position = match.end()
     rest = chunk[position:]
     return rest[:3] if len(rest) > 3 and position else rest
 
@@ -226,8 +235,12 @@ def parse_hand(text: str, player: str | None = None) -> Hand:
 
 def parse_hand_or_cards(text: str, player: str | None = None) -> Hand | tuple[Card, ...]:
     """A set hand, or the 13 cards of an unset hand (no ``/``: RULES.md 1)."""
-    parts = text.replace("|", "/").split("/")
     where = _where(player)
+    if len(text) > MAX_HAND_TEXT:
+        raise CardError(
+            f"{where}the hand is {len(text):,} characters long: a hand is 13 cards, at most {MAX_HAND_TEXT} characters"
+        )
+    parts = text.replace("|", "/").split("/")
     if len(parts) == 1:
         cards = parse_cards(text, player)
         if len(cards) != 13:

@@ -3,7 +3,11 @@
 Library errors (:class:`cpscore.errors.CpscoreError`) become click errors
 here: ``BadParameter`` for one bad option value, :class:`InputError` for a
 problem across the inputs; both exit with code 2 and print one ``Error:``
-line on stderr.
+line on stderr.  :class:`cpscore.errors.EnvironmentFailure` and a failed
+write of the output exit with code 1; a closed pipe ends quietly with 141
+(128 + SIGPIPE, as a shell tool killed by the signal).  No input makes a
+traceback: an unexpected exception is one ``Error: internal error`` line,
+exit code 1.
 """
 
 from __future__ import annotations
@@ -15,12 +19,40 @@ import sys
 import click
 
 from cpscore import __version__
+from cpscore.errors import shown
+
+#: The longest error line printed: longer messages lose their middle.
+MAX_MESSAGE = 400
+
+
+def bounded(message: str) -> str:
+    """One line of at most :data:`MAX_MESSAGE` characters."""
+    message = " ".join(message.splitlines())
+    if len(message) <= MAX_MESSAGE:
+        return message
+    return message[: MAX_MESSAGE - 80] + " ... " + message[-75:]
 
 
 class InputError(click.ClickException):
     """The input cannot be scored as given (exit code 2, like a usage error)."""
 
     exit_code = 2
+
+    def __init__(self, message: str) -> None:
+        super().__init__(bounded(message))
+
+
+class EnvironmentError_(click.ClickException):
+    """The machine failed the command (exit code 1): a full disk, a read-only file."""
+
+    exit_code = 1
+
+    def __init__(self, message: str) -> None:
+        super().__init__(bounded(message))
+
+
+def _warn(message: str) -> None:
+    click.echo(f"Warning: {bounded(message)}", err=True)
 
 
 FORMATS = ("table", "json", "csv")
@@ -113,6 +145,7 @@ def _load_rules(ctx: click.Context, param: click.Parameter, value: str):
 def _apply_flags(rules, spade_bonus: bool):
     from cpscore.rules import with_spade_bonus
 
+    _spade_bonus_has_effect(rules, spade_bonus)
     return with_spade_bonus(rules) if spade_bonus else rules
 
 
@@ -121,14 +154,14 @@ def _player_option(name: str, help: str):
 
 
 def _parse_amount(text: str, what: str):
-    from cpscore.amounts import exact
+    from cpscore.amounts import AmountError, parse_amount, shown
 
     try:
-        amount = exact(text)
-    except ValueError:
-        raise click.BadParameter(f"{what} {text!r} is not a number: write an amount such as 10 or 0.5") from None
+        amount = parse_amount(text)
+    except AmountError as error:
+        raise click.BadParameter(f"{what} {error}") from None
     if amount < 0:
-        raise click.BadParameter(f"{what} {text!r} is negative: a stake is an amount of money per unit, 0 or more")
+        raise click.BadParameter(f"{what} {shown(text)} is negative: a stake is an amount of money per unit, 0 or more")
     return amount
 
 
@@ -138,21 +171,44 @@ def _load_stake(ctx: click.Context, param: click.Parameter, value: str | None):
     return _parse_amount(value, "stake")
 
 
-def _load_pair_stakes(ctx: click.Context, param: click.Parameter, values: tuple[str, ...]):
-    stakes = {}
-    for value in values:
+def _load_pair_stakes(ctx: click.Context | None, param: click.Parameter | None, values: tuple[str, ...]):
+    """``--pair-stake`` values as ``{frozenset({a, b}): amount}``."""
+    return _pair_stakes([(value, "--pair-stake") for value in values])[0]
+
+
+def _pair_stakes(values: list[tuple[str, str]]):
+    """Pair stakes from ``(A:B=AMOUNT, where)`` texts: the stakes, and where
+    each pair was given (for errors about its names)."""
+    stakes: dict[frozenset[str], object] = {}
+    places: dict[frozenset[str], str] = {}
+    for value, where in values:
         pair, equals, amount = value.partition("=")
         a, colon, b = pair.partition(":")
         a, b = a.strip(), b.strip()
         if not (equals and colon and a and b):
-            raise click.BadParameter(f"{value!r} is not A:B=AMOUNT (for example Amy:Bob=100)")
+            raise click.BadParameter(f"{shown(value)} is not A:B=AMOUNT (for example Amy:Bob=100)")
         if a == b:
-            raise click.BadParameter(f"{value!r} names {a!r} twice: a pair stake is between two players")
+            raise click.BadParameter(f"{shown(value)} names {shown(a)} twice: a pair stake is between two players")
         key = frozenset((a, b))
         if key in stakes:
-            raise click.BadParameter(f"the pair {a}:{b} is given twice ({b}:{a} is the same pair)")
-        stakes[key] = _parse_amount(amount, f"stake for {a}:{b}")
-    return stakes
+            raise click.BadParameter(f"the pair {a[:40]}:{b[:40]} is given twice ({places[key]}; B:A is the same pair)")
+        stakes[key] = _parse_amount(amount, f"stake for {a[:40]}:{b[:40]}")
+        places[key] = where
+    return stakes, places
+
+
+def _check_pair_players(places, players) -> None:
+    """Every pair stake names two players who play (the library's check)."""
+    from cpscore.deal import check_pair_players
+
+    check_pair_players(((*sorted(pair), where) for pair, where in places.items()), players)
+
+
+def _spade_bonus_has_effect(rules, spade_bonus: bool) -> None:
+    if spade_bonus and rules.royalties.mode == "none":
+        raise click.BadParameter(
+            f"has no effect: the {rules.id} rules pay no royalties to double", param_hint="'--spade-bonus'"
+        )
 
 
 def _colour(fmt: str) -> bool:
@@ -160,22 +216,51 @@ def _colour(fmt: str) -> bool:
     return fmt == "table" and not os.environ.get("NO_COLOR") and sys.stdout.isatty()
 
 
-def _check_style(style: str) -> None:
+def _check_style(style: str, fmt: str = "table") -> None:
+    """A table style tabulate knows; given with another format it has no effect: a warning."""
+    if fmt != "table":
+        ctx = click.get_current_context(silent=True)
+        if ctx is not None and ctx.get_parameter_source("style") == click.core.ParameterSource.COMMANDLINE:
+            _warn(f"--style has no effect with --format {fmt}")
+        return
     from cpscore.formatting import table_styles
 
     styles = table_styles()
     if style not in styles:
         raise click.BadParameter(
-            f"{style!r} is not a table style: choose one of {', '.join(styles)}", param_hint="'--style'"
+            f"{shown(style)} is not a table style: choose one of {', '.join(styles)}", param_hint="'--style'"
         )
 
 
-def _read_stdin() -> str:
+#: The largest file read whole (a deal file, an arranger's list of hands).
+MAX_FILE = 32 * 1024 * 1024
+
+
+def _read_bytes(stream, what: str) -> bytes:
+    data = stream.read(MAX_FILE + 1)
+    if len(data) > MAX_FILE:
+        raise InputError(f"{what} is over {MAX_FILE // (1024 * 1024)} MB: that is not a deal file")
+    return data
+
+
+def _decode(data: bytes, source: str) -> str:
+    from cpscore.errors import CpscoreError
+    from cpscore.textio import decode
+
     try:
-        with click.open_file("-", encoding="utf-8") as stream:
-            return stream.read()
-    except UnicodeDecodeError:
-        raise InputError("cannot read stdin: it is not UTF-8 text") from None
+        return decode(data, source)
+    except CpscoreError as error:
+        raise InputError(str(error)) from None
+
+
+def _stdin():
+    """Standard input as a binary stream."""
+    return getattr(sys.stdin, "buffer", sys.stdin)
+
+
+def _read_stdin() -> str:
+    """Standard input as text: UTF-8, a byte-order mark dropped."""
+    return _decode(_read_bytes(_stdin(), "stdin"), "stdin")
 
 
 def _read_source(source: str, used_stdin: list[bool]) -> str:
@@ -188,20 +273,16 @@ def _read_source(source: str, used_stdin: list[bool]) -> str:
     return _read_file(source, "deal file", "a hand on the command line is NAME=HAND")
 
 
-def _read_file(path: str, what: str, hint: str = "", missing_ok: bool = False) -> str:
-    """A file's text (UTF-8, a BOM dropped); errors name the file and say why.
-    With ``missing_ok``, a file that does not exist reads as ''."""
+def _read_file(path: str, what: str, hint: str = "") -> str:
+    """A file's text (UTF-8, a BOM dropped); errors name the file and say why."""
     try:
-        with open(path, encoding="utf-8-sig") as file:
-            return file.read()
+        with open(path, "rb") as file:
+            data = _read_bytes(file, f"{what} {shown(path, 60)}")
     except FileNotFoundError:
-        if missing_ok:
-            return ""
-        raise InputError(f"cannot read {what} {path!r}: no such file" + (f" ({hint})" if hint else "")) from None
-    except UnicodeDecodeError:
-        raise InputError(f"cannot read {what} {path!r}: it is not UTF-8 text") from None
+        raise InputError(f"cannot read {what} {shown(path, 60)}: no such file" + (f" ({hint})" if hint else "")) from None
     except OSError as error:
-        raise InputError(f"cannot read {what} {path!r}: {error.strerror or error}") from None
+        raise InputError(f"cannot read {what} {shown(path, 60)}: {error.strerror or error}") from None
+    return _decode(data, path)
 
 
 # click's own --help and --version options look up a translation of their help
@@ -247,6 +328,20 @@ class _Commands(click.Group):
     def list_commands(self, ctx: click.Context) -> list[str]:
         return sorted({*self.commands, *self.factories}, key=_COMMAND_ORDER.index)
 
+    def main(self, args=None, prog_name=None, complete_var=None, standalone_mode=True, **extra):
+        """As click's, after refusing arguments that are not UTF-8 and making
+        the output streams replace what their encoding cannot write."""
+        arguments = sys.argv[1:] if args is None else list(args)
+        for index, argument in enumerate(arguments, start=1):
+            if isinstance(argument, str) and not _is_text(argument):
+                readable = argument.encode("utf-8", "surrogateescape").decode("utf-8", "replace")
+                click.echo(f"Error: argument {index} ({shown(readable)}) is not valid UTF-8 text", err=True)
+                if standalone_mode:
+                    sys.exit(2)
+                raise click.exceptions.Exit(2)
+        _tolerant_streams()
+        return super().main(arguments, prog_name, complete_var, standalone_mode, **extra)
+
     def invoke(self, ctx: click.Context):
         # A command's first moments import cpscore's modules and tables: many
         # long-lived objects, which the garbage collector would only walk over
@@ -255,13 +350,77 @@ class _Commands(click.Group):
         gc.disable()
         try:
             return super().invoke(ctx)
+        except (click.exceptions.ClickException, click.exceptions.Exit, click.exceptions.Abort):
+            raise
+        except OSError as error:
+            raise _output_failure(error) from None
+        except Exception as error:  # a bug: one line, never a traceback
+            raise _internal_error(error) from None
         finally:
             gc.enable()
+
 
     def get_command(self, ctx: click.Context, name: str) -> click.Command | None:
         if name not in self.commands and name in self.factories:
             self.add_command(self.factories[name]())
         return self.commands.get(name)
+
+
+def _is_text(argument: str) -> bool:
+    """Whether an argument decoded from the command line is valid UTF-8 (Python
+    keeps undecodable bytes as lone surrogates)."""
+    try:
+        argument.encode("utf-8")
+    except UnicodeEncodeError:
+        return False
+    return True
+
+
+def _tolerant_streams() -> None:
+    """Output that the terminal's encoding cannot write (a name in cp1252) is
+    replaced by '?' rather than failing."""
+    for stream in (sys.stdout, sys.stderr):
+        encoding = (getattr(stream, "encoding", None) or "").lower().replace("-", "").replace("_", "")
+        if encoding and encoding not in ("utf8", "utf8sig") and hasattr(stream, "reconfigure"):
+            try:
+                stream.reconfigure(errors="replace")
+            except (ValueError, OSError):  # pragma: no cover - a stream that cannot change
+                pass
+
+
+def _output_failure(error: OSError) -> click.exceptions.Exit | click.ClickException:
+    """A write that failed: a closed pipe ends quietly (exit 141, 128 +
+    SIGPIPE); anything else (a full disk) is an environment failure (exit 1)."""
+    import errno
+
+    if error.errno == errno.EPIPE:
+        _silence_stdout()
+        return click.exceptions.Exit(141)
+    _silence_stdout()
+    if error.filename:
+        return EnvironmentError_(f"{error.filename}: {error.strerror or error}")
+    return EnvironmentError_(f"cannot write the output: {error.strerror or error}")
+
+
+def _silence_stdout() -> None:
+    """Point stdout at /dev/null, so that the final flush at exit cannot fail again."""
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        os.close(devnull)
+    except (OSError, ValueError, AttributeError):  # not a real file (a test runner's buffer)
+        pass
+
+
+def _internal_error(error: Exception) -> click.ClickException:
+    import traceback
+
+    frames = [frame for frame in traceback.extract_tb(error.__traceback__) if "cpscore" in frame.filename]
+    place = f" at {os.path.basename(frames[-1].filename)}:{frames[-1].lineno}" if frames else ""
+    failure = EnvironmentError_(
+        f"internal error ({type(error).__name__}{place}): cpscore could not finish; please report it with the input"
+    )
+    return failure
 
 
 _COMMAND_ORDER = ["score", "check", "session", "add", "arrange", "rules"]
@@ -317,8 +476,7 @@ def score(inputs, rules, spade_bonus, stake, pair_stakes, surrender, waive, fant
 
     rules = _apply_flags(rules, spade_bonus)
     _check_explain(explain, fmt)
-    if fmt == "table":
-        _check_style(style)
+    _check_style(style, fmt)
     if not inputs:
         raise InputError("no hands: give NAME=HAND arguments, a deal file, or - to read a deal from stdin")
     try:
@@ -331,16 +489,12 @@ def score(inputs, rules, spade_bonus, stake, pair_stakes, surrender, waive, fant
                 source = "stdin" if item == "-" else item
                 entries.extend(entries_from_text(_read_source(item, used_stdin), source))
         deal = build_deal(entries, rules, surrender, waive, fantasyland)
-        owners = deal.owners()
-        for pair in pair_stakes:
-            unknown = sorted(name for name in pair if name not in owners)
-            if unknown:
-                raise InputError(
-                    f"--pair-stake names {unknown[0]!r}, who is not in the deal (players: {', '.join(owners)})"
-                )
+        _check_pair_players({pair: "--pair-stake" for pair in pair_stakes}, deal.owners())
         result = settle(deal, rules, 1 if stake is None else stake, pair_stakes)
     except CpscoreError as error:
         raise InputError(str(error)) from None
+    for warning in result.warnings:
+        _warn(warning)
     from cpscore import formatting
 
     if fmt == "json":
@@ -389,8 +543,7 @@ def make_check() -> click.Command:
         text = " ".join(hand)
         if text.strip() == "-":
             text = _read_stdin()
-        if fmt == "table":
-            _check_style(style)
+        _check_style(style, fmt)
         try:
             report = check_hand(parse_hand_or_cards(text), rules, playing)
         except CpscoreError as error:
@@ -447,48 +600,106 @@ SESSION_FORMATS = ("table", "json", "jsonl", "csv")
 
 
 def _session_settings(source_path: str | None, header, rules_option, stake, pair_stakes, spade_bonus):
-    """Rules and stakes: the command line wins over the session's header."""
-    import os.path
-
+    """Rules and stakes: the command line wins over the session's header.
+    Returns (rules, stake, pair stakes, where each pair stake was given);
+    errors name the header line."""
     from cpscore.errors import RulesError
     from cpscore.rules import get_rules, is_rule_file, load_rules_file
 
+    where = header.where
     rules = rules_option
     if rules is None and header.rules:
         name = header.rules
-        if is_rule_file(name) and source_path and not os.path.isabs(name):
-            name = os.path.join(os.path.dirname(source_path), name)
+        if is_rule_file(name) and source_path:
+            name = session_relative(source_path, name)
         try:
             rules = load_rules_file(name) if is_rule_file(name) else get_rules(name)
         except RulesError as error:
-            raise InputError(f"@rules in the session header: {error}") from None
-    rules = _apply_flags(rules or get_rules("2-4"), spade_bonus)
+            raise InputError(f"{where['rules']}: @rules: {error}") from None
+    try:
+        rules = _apply_flags(rules or get_rules("2-4"), spade_bonus)
+    except click.BadParameter as error:
+        raise InputError(f"--spade-bonus {error.message}") from None
     if stake is None and header.stake is not None:
         try:
             stake = _parse_amount(header.stake, "@stake")
         except click.BadParameter as error:
-            raise InputError(f"session header: {error.message}") from None
-    if not pair_stakes and header.pair_stakes:
+            raise InputError(f"{where['stake']}: {error.message}") from None
+    if pair_stakes:
+        places = {pair: "--pair-stake" for pair in pair_stakes}
+    else:
+        given = [(value, f"{line}: @pair-stake") for value, line in zip(header.pair_stakes, header.pair_where)]
         try:
-            pair_stakes = _load_pair_stakes(None, None, header.pair_stakes)  # type: ignore[arg-type]
+            pair_stakes, places = _pair_stakes(given)
         except click.BadParameter as error:
-            raise InputError(f"session header @pair-stake: {error.message}") from None
-    return rules, stake, pair_stakes
+            line = header.pair_where[min(len(header.pair_where) - 1, _failed_at(error, header.pair_stakes))]
+            raise InputError(f"{line}: @pair-stake {error.message}") from None
+    return rules, stake, pair_stakes, places
+
+
+def _failed_at(error: click.BadParameter, values) -> int:
+    """Which of the header's pair stakes an error is about (its text is in the message)."""
+    for index, value in enumerate(values):
+        if shown(value) in error.message:
+            return index
+    return len(values) - 1
+
+
+def session_relative(session_path: str, rules_path: str) -> str:
+    """A rule path written in a session file is relative to the folder of the
+    file itself (a symlink's target), wherever the command runs."""
+    import os.path
+
+    if os.path.isabs(rules_path):
+        return rules_path
+    return os.path.join(os.path.dirname(os.path.realpath(session_path)), rules_path)
 
 
 def _load_rules_or_none(ctx: click.Context, param: click.Parameter, value: str | None):
     return None if value is None else _load_rules(ctx, param, value)
 
 
-def _progress_lines(file, size: int):
-    """The file's lines, with a progress bar on stderr when it is a terminal."""
-    if not size or not sys.stderr.isatty():
-        yield from file
-        return
-    with click.progressbar(length=size, label="checking", file=sys.stderr) as bar:
-        for line in file:
-            bar.update(len(line))
-            yield line
+class _Progress:
+    """A binary file whose reads move a progress bar on stderr (on a terminal)."""
+
+    def __init__(self, file, bar) -> None:
+        self.file, self.bar = file, bar
+
+    def readline(self, limit: int = -1) -> bytes:
+        line = self.file.readline(limit)
+        self.bar.update(len(line))
+        return line
+
+
+def _spooled(source: str):
+    """The session as a seekable binary file: the file itself when it is a
+    regular file; stdin or a pipe (``<(...)``) is copied to a temporary file
+    first, so that it can be checked whole before anything is printed."""
+    import shutil
+    import stat
+    import tempfile
+
+    if source != "-":
+        try:
+            regular = stat.S_ISREG(os.stat(source).st_mode)
+            stream = open(source, "rb")
+        except OSError as error:
+            raise InputError(f"cannot read session file {shown(source, 60)}: {error.strerror or error}") from None
+        if regular:
+            return stream
+    else:
+        stream = _stdin()
+    spool = tempfile.TemporaryFile()
+    try:
+        shutil.copyfileobj(stream, spool, 1 << 20)
+    except OSError as error:
+        spool.close()
+        raise EnvironmentError_(f"cannot keep a copy of {'stdin' if source == '-' else source}: {error.strerror}") from None
+    finally:
+        if source != "-":
+            stream.close()
+    spool.seek(0)
+    return spool
 
 
 @main.lazy
@@ -525,45 +736,34 @@ def make_session() -> click.Command:
         A session file is deals separated by blank lines, each written as a deal
         file ('NAME: HAND' lines).  Header lines at the top set the rules and
         stakes: '@rules ofc', '@stake 10', '@pair-stake Amy:Bob=100'.  The whole
-        file is checked before anything is printed; '-' reads stdin, where the
-        first invalid deal stops the run.
+        file is checked before anything is printed; '-' reads stdin (kept in a
+        temporary file while it is checked).
         """
-        import os
-
         from cpscore.errors import CpscoreError
         from cpscore.session import Ledger, read_session
+        from cpscore.textio import read_lines
 
         gc.enable()  # a session may be long: normal collection from here on
 
         _check_explain(explain, fmt)
-        if fmt == "table":
-            _check_style(style)
-        is_stdin = source == "-"
-        name = "stdin" if is_stdin else source
-
-        def open_lines():
-            if is_stdin:
-                return click.open_file("-", encoding="utf-8")
-            try:
-                return open(source, encoding="utf-8-sig")
-            except OSError as error:
-                raise InputError(f"cannot read session file {source!r}: {error.strerror or error}") from None
+        _check_style(style, fmt)
+        name = "stdin" if source == "-" else source
 
         def start(lines):
             try:
                 header, deals = read_session(lines, name)
                 settings = _session_settings(
-                    None if is_stdin else source, header, rules, stake, pair_stakes, spade_bonus
+                    None if source == "-" else source, header, rules, stake, pair_stakes, spade_bonus
                 )
             except CpscoreError as error:
                 raise InputError(str(error)) from None
-            chosen_rules, chosen_stake, chosen_pairs = settings
+            chosen_rules, chosen_stake, chosen_pairs, places = settings
             ledger = Ledger(chosen_rules, 1 if chosen_stake is None else chosen_stake, chosen_pairs, race)
-            return ledger, deals, chosen_stake is not None or bool(chosen_pairs)
+            return ledger, deals, chosen_stake is not None or bool(chosen_pairs), places
 
-        def each_deal(ledger, deals, report_skips, quick=False):
-            """Settled deals; invalid ones are collected (file) or stop the run (stdin).
-            ``quick``: only the totals are wanted (nothing is yielded)."""
+        def each_deal(ledger, deals, first_pass: bool):
+            """Settled deals (none on the first pass, which keeps only the totals);
+            invalid ones are collected, or skipped with --skip-invalid."""
             problems = []
             iterator = iter(deals)
             while True:
@@ -571,40 +771,51 @@ def make_session() -> click.Command:
                     text = next(iterator)
                 except StopIteration:
                     break
-                except CpscoreError as error:  # the file's structure: nothing after it can be read
-                    problems.append(str(error))
-                    break
+                except CpscoreError as error:  # a line that cannot be read: nothing after it can be
+                    raise _InvalidDeals([*problems, str(error)]) from None
                 try:
-                    if quick:
+                    if first_pass:
                         ledger.add_totals(text, name)
                     else:
                         yield ledger.add(text, name)
                 except CpscoreError as error:
-                    if is_stdin and not skip_invalid:
-                        raise InputError(str(error)) from None
                     problems.append(str(error))
-                    if skip_invalid and report_skips:
-                        click.echo(f"skipped: {error}", err=True)
+                    if skip_invalid and first_pass:
+                        click.echo(f"skipped: {bounded(str(error))}", err=True)
+                if first_pass:
+                    for warning in ledger.warnings:
+                        _warn(warning)
+                ledger.warnings.clear()
             if problems and not skip_invalid:
                 raise _InvalidDeals(problems)
 
         try:
-            if not is_stdin:  # first pass: check every deal, keeping only the running totals
-                with open_lines() as file:
-                    size = os.fstat(file.fileno()).st_size
-                    ledger, deals, money = start(_progress_lines(file, size))
-                    for _ in each_deal(ledger, deals, report_skips=True, quick=True):
+            with _spooled(source) as file:
+                # First pass: check every deal, keeping only the running totals.
+                size = os.fstat(file.fileno()).st_size
+                if size and sys.stderr.isatty():
+                    with click.progressbar(length=size, label="checking", file=sys.stderr) as bar:
+                        ledger, deals, money, places = start(read_lines(_Progress(file, bar), name))
+                        for _ in each_deal(ledger, deals, first_pass=True):
+                            pass
+                else:
+                    ledger, deals, money, places = start(read_lines(file, name))
+                    for _ in each_deal(ledger, deals, first_pass=True):
                         pass
+                try:
+                    _check_pair_players(places, ledger.names.names())
+                except CpscoreError as error:
+                    raise _InvalidDeals([str(error)]) from None
                 if totals_only:
                     _print_totals(ledger, fmt, style, money)
                     return
-            with open_lines() as file:
-                ledger, deals, money = start(file)
-                results = each_deal(ledger, deals, report_skips=is_stdin, quick=totals_only)
+                file.seek(0)
+                ledger, deals, money, _ = start(read_lines(file, name))
+                results = each_deal(ledger, deals, first_pass=False)
                 _print_session(ledger, results, fmt, style, money, totals_only, name, explain)
         except _InvalidDeals as invalid:
             for problem in invalid.problems:
-                click.echo(f"Error: {problem}", err=True)
+                click.echo(f"Error: {bounded(problem)}", err=True)
             raise click.exceptions.Exit(2) from None
 
     return session
@@ -674,58 +885,134 @@ def make_add() -> click.Command:
         The deal is NAME=HAND arguments, or deal-file lines on stdin.  It is
         checked against the file's rules and its players (a new name is refused
         unless --new-player names it); on any error the file is left untouched.
-        The append is atomic: the file is rewritten to a temporary file beside it
-        and renamed over it, so an interrupted write never loses a deal.
+        The append is locked (concurrent adds wait their turn) and atomic: the
+        new contents go to a temporary file beside the file, which is renamed
+        over it, so an interrupted write never loses a deal.  A symlink keeps
+        pointing at its target, which gets the deal.
 
             cpscore add night.txt "Amy=Ks Kd 4c / ..." "Bob=..." "Cy=..."
         """
-        from cpscore.amounts import signed
-        from cpscore.deal import build_deal, entries_from_text, entry_from_argument
-        from cpscore.errors import CpscoreError
-        from cpscore.scoring import settle
-        from cpscore.session import append_deal, deal_lines, read_session, refuse_fantasyland_markers
+        from cpscore.errors import CpscoreError, EnvironmentFailure
+        from cpscore.safefile import rewrite
 
         try:
-            existing = _read_file(target, "session file", missing_ok=True)
-            header, deals = read_session(existing.splitlines(), target)
-            known: dict[str, None] = {}
-            count = 0
-            for deal in deals:
-                count += 1
-                known.update(dict.fromkeys(entry.name for entry in deal.entries))
-            if rules_text is not None and existing.strip():
-                raise InputError(f"{target} already exists: --rules only starts a new session file (its @rules header)")
+            entries = _add_entries(hands)
             chosen = _load_rules(click.get_current_context(), None, rules_text) if rules_text else None
-            session_rules = _session_settings(target, header, chosen, None, (), False)[0]
-            if hands:
-                entries = [entry_from_argument(hand) for hand in hands]
-            else:
-                entries = entries_from_text(_read_stdin(), "stdin")
-            refuse_fantasyland_markers(entries)
-            strangers = [
-                entry.name for entry in entries if known and entry.name not in known and entry.name not in new_player
-            ]
-            strangers += [name for name in surrender if known and name not in known and name not in new_player]
-            if strangers:
-                raise InputError(
-                    f"{strangers[0]!r} has not played in {target} (players: {', '.join(known)}); "
-                    f"check the name, or pass --new-player {strangers[0]!r}"
-                )
-            deal = build_deal(entries, session_rules, surrender, waive)
-            result = settle(deal, session_rules)
+            stored = _stored_rules_path(target, rules_text) if rules_text else None
+            outcome: dict[str, object] = {}
+            rewrite(target, lambda current: _append(current, target, entries, chosen, stored, surrender, waive, new_player, outcome))
         except CpscoreError as error:
             raise InputError(str(error)) from None
-        header_lines = [f"@rules {rules_text}"] if rules_text else []
-        try:
-            line = append_deal(target, existing, deal_lines(deal), header_lines)
-        except OSError as error:
-            raise click.ClickException(
-                f"could not write {target}: {error.strerror or error}; the file is unchanged"
-            ) from None
-        summary = ", ".join(f"{owner.name} {signed(owner.units)}" for owner in result.owners)
-        click.echo(f"added deal {count + 1} (line {line}) to {target}: {summary}")
+        except EnvironmentFailure as error:
+            raise EnvironmentError_(str(error)) from None
+        for warning in outcome["warnings"]:  # type: ignore[attr-defined]
+            _warn(warning)
+        click.echo(f"added deal {outcome['number']} (line {outcome['line']}) to {target}: {outcome['summary']}")
 
     return add
+
+
+def _add_entries(hands):
+    from cpscore.deal import entries_from_text, entry_from_argument
+
+    if hands:
+        return [entry_from_argument(hand) for hand in hands]
+    return entries_from_text(_read_stdin(), "stdin")
+
+
+def _stored_rules_path(target: str, rules_text: str) -> str:
+    """What ``add --rules`` writes in the @rules header: a preset's name, or
+    the rule file's path relative to the session file's folder (where
+    ``session`` looks for it), whatever folder the command runs in."""
+    from cpscore.rules import is_rule_file
+
+    if not is_rule_file(rules_text):
+        return rules_text
+    folder = os.path.dirname(os.path.realpath(target))
+    path = os.path.realpath(rules_text)
+    try:
+        return os.path.relpath(path, folder)
+    except ValueError:  # another drive (Windows): only an absolute path will do
+        return path
+
+
+def _append(current, target, entries, chosen, stored, surrender, waive, new_player, outcome) -> bytes:
+    """The session file's new bytes, with the deal appended: run under the
+    file's lock, on its current contents.  Refuses what ``session`` could not
+    read back the same."""
+    from cpscore.amounts import signed
+    from cpscore.deal import Names, build_deal, look_alike, named_player
+    from cpscore.errors import DealError
+    from cpscore.scoring import settle
+    from cpscore.session import appended, deal_lines, read_session, refuse_fantasyland_markers
+    from cpscore.textio import decode, split_lines
+
+    bom = b"\xef\xbb\xbf" if current and current.startswith(b"\xef\xbb\xbf") else b""
+    existing = decode(current or b"", target)
+    header, deals = read_session(split_lines(existing, target), target)
+    known = Names()
+    count = 0
+    for deal in deals:
+        count += 1
+        if deal.error:
+            raise DealError(f"{deal.error}; fix the session file before adding to it")
+        for entry in deal.entries:
+            known.check(entry.name, entry.where)
+    if stored is not None and existing.strip():
+        raise DealError(f"{target} already exists: --rules only starts a new session file (its @rules header)")
+    session_rules = _session_settings(target, header, chosen, None, (), False)[0]
+    refuse_fantasyland_markers(entries)
+    names = [entry.name for entry in entries]
+    joining = {named_player(name, names, "--new-player") for name in new_player}
+    warnings = [f"--new-player {name}: {name} has played in {target} already" for name in joining if name in known]
+    for entry in entries:
+        if count and entry.name not in known:
+            other = known.alike(entry.name)  # another spelling of a player: refused, even with --new-player
+            if other is not None:
+                raise DealError(look_alike(entry.name, entry.where or "the new deal", *other))
+            if entry.name not in joining:
+                raise DealError(
+                    f"{shown(entry.name)} has not played in {target} (players: {', '.join(known.names())}); "
+                    f"check the name, or pass --new-player {shown(entry.name)}"
+                )
+    deal = build_deal(entries, session_rules, surrender, waive)
+    result = settle(deal, session_rules)
+    newline = "\r\n" if "\r\n" in existing else "\n"
+    lines = deal_lines(deal)
+    text, line = appended(existing, lines, [f"@rules {stored}"] if stored else [], newline)
+    _check_reads_back(text, target, deal, stored, count + 1)
+    outcome.update(
+        number=count + 1,
+        line=line,
+        summary=", ".join(f"{owner.name} {signed(owner.units)}" for owner in result.owners),
+        warnings=warnings + list(result.warnings),
+    )
+    return bom + text.encode("utf-8")
+
+
+def _check_reads_back(text: str, target: str, deal, stored: str | None, number: int) -> None:
+    """The new file must read back as ``session`` reads it: the same header
+    and, as its last deal, this deal with the same names and hands."""
+    from cpscore.deal import build_deal
+    from cpscore.errors import DealError
+    from cpscore.session import read_session
+    from cpscore.textio import split_lines
+
+    header, deals = read_session(split_lines(text, target), target)
+    last = None
+    for last in deals:
+        pass
+    if stored is not None and header.rules != stored:
+        raise DealError(f"the rules path {shown(stored, 60)} cannot be written in a session header (no '#' or newline)")
+    try:
+        again = build_deal(last.entries) if last and not last.error else None
+    except DealError:
+        again = None
+    same = again is not None and last.number == number and [
+        (seat.name, seat.hand, seat.cards, seat.surrendered, seat.waive) for seat in again.seats
+    ] == [(seat.name, seat.hand, seat.cards, seat.surrendered, seat.waive) for seat in deal.seats]
+    if not same:
+        raise DealError(f"the deal would not read back the same from {target}; it was not added")
 
 
 @main.lazy

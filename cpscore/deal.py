@@ -20,7 +20,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 from cpscore.cards import CODES, ROW_NAMES, Card, Hand, parse_hand_or_cards
-from cpscore.errors import CardError, DealError
+from cpscore.errors import CardError, DealError, shown
 from cpscore.records import Record
 from cpscore.rules import RuleSet
 
@@ -82,17 +82,108 @@ class Deal(Record):
         return list(dict.fromkeys(seat.owner for seat in self.seats))
 
 
+#: The longest player name (names stay readable in tables and bounded in messages).
+MAX_NAME = 40
+
+
 def check_name(name: str, where: str = "") -> str:
-    """A stripped, valid player name, or a :class:`DealError` saying why not."""
+    """A stripped, valid player name, or a :class:`DealError` saying why not.
+    A valid name reads back the same from a session file: it has no control
+    or invisible character (newline, tab, U+2028, a byte-order mark, a
+    non-breaking space), does not start with ``@`` (a session header), and
+    has at most :data:`MAX_NAME` characters."""
     prefix = f"{where}: " if where else ""
     name = name.strip()
     if not name:
         raise DealError(f"{prefix}a player name is missing (write NAME: HAND)")
     bad = [char for char in FORBIDDEN_IN_NAMES if char in name]
     if bad:
-        raise DealError(f"{prefix}player name {name!r} contains {bad[0]!r}: names cannot contain any of = : / # |")
+        raise DealError(
+            f"{prefix}player name {shown(name)} contains {bad[0]!r}: names cannot contain any of = : / # |"
+        )
+    if not name.replace(" ", "").isprintable():
+        hidden = next(char for char in name if char != " " and not char.isprintable())
+        raise DealError(
+            f"{prefix}player name {shown(name)} contains an invisible or control character "
+            f"(U+{ord(hidden):04X}): write the name with visible characters"
+        )
+    if name.startswith("@"):
+        raise DealError(f"{prefix}player name {shown(name)} starts with '@', which marks a session header")
+    if len(name) > MAX_NAME:
+        raise DealError(f"{prefix}player name {shown(name)} is {len(name)} characters long: at most {MAX_NAME}")
     owner(name, where)
     return name
+
+
+def name_key(name: str) -> str:
+    """What two names must not share unless they are the same name: ``amy``,
+    ``Amy`` and ``AMY`` share one, and so do two spellings of ``Nguyễn``
+    (composed or not).
+
+    >>> name_key("Amy") == name_key("aMY"), name_key("Nguye\u0302\u0303n") == name_key("Nguy\u1ec5n")
+    (True, True)
+    """
+    if name.isascii():
+        return name.lower()
+    import unicodedata
+
+    return unicodedata.normalize("NFKC", unicodedata.normalize("NFKC", name).casefold())
+
+
+class Names:
+    """The players met so far, each with where it was first written, to refuse
+    a name that differs from an earlier one only by case or Unicode form."""
+
+    __slots__ = ("first",)
+
+    def __init__(self) -> None:
+        self.first: dict[str, tuple[str, str]] = {}  # key -> (name, where)
+
+    def __contains__(self, name: str) -> bool:
+        found = self.first.get(name_key(name))
+        return found is not None and found[0] == name
+
+    def names(self) -> list[str]:
+        return [name for name, _ in self.first.values()]
+
+    def alike(self, name: str) -> tuple[str, str] | None:
+        """The earlier name (and its place) that ``name`` is another spelling of."""
+        found = self.first.get(name_key(name))
+        return found if found is not None and found[0] != name else None
+
+    def check(self, name: str, where: str) -> None:
+        """Remember ``name``; :class:`DealError` when an earlier name differs
+        from it only by case or Unicode form."""
+        key = name_key(name)
+        found = self.first.get(key)
+        if found is None:
+            self.first[key] = (name, where)
+        elif found[0] != name:
+            raise DealError(look_alike(name, where, *found))
+
+
+def look_alike(name: str, where: str, other: str, other_where: str) -> str:
+    """The error for two spellings of one name, naming both places."""
+    here = f"{where}: " if where else ""
+    there = f" ({other_where})" if other_where else ""
+    return (
+        f"{here}player {shown(name)} and player {shown(other)}{there} differ only by case or "
+        f"Unicode form: write the name one way, {shown(other)}"
+    )
+
+
+def named_player(name: str, players: Iterable[str], what: str, hint: str = "") -> str:
+    """``name`` given to an option (``--waive``, ``--pair-stake`` ...) must be
+    one of ``players`` exactly; a :class:`DealError` says which one was meant
+    when it differs only by case, spaces or Unicode form."""
+    players = list(players)
+    if name in players:
+        return name
+    key = name_key(name.strip())
+    for player in players:
+        if name_key(player) == key:
+            raise DealError(f"{what} names {shown(name)}: the player is {shown(player)} (names are written exactly)")
+    raise DealError(f"{what} names {shown(name)}, who does not play (players: {', '.join(players)}){hint}")
 
 
 def owner(name: str, where: str = "") -> str:
@@ -106,27 +197,32 @@ def owner(name: str, where: str = "") -> str:
     base, bracket, label = name.partition("[")
     if not (bracket and base.strip() and label.endswith("]") and "[" not in label and "]" not in label[:-1]):
         prefix = f"{where}: " if where else ""
-        raise DealError(f"{prefix}player name {name!r}: brackets only as OWNER[LABEL], e.g. Amy[1] and Amy[2]")
+        raise DealError(f"{prefix}player name {shown(name)}: brackets only as OWNER[LABEL], e.g. Amy[1] and Amy[2]")
     return base.strip()
 
 
 def entry_from_argument(argument: str) -> Entry:
-    """``NAME=HAND`` from the command line."""
+    """``NAME=HAND`` from the command line; an error names the argument."""
     name, _, text = argument.partition("=")
-    return Entry(check_name(name), text, "")
+    where = f"argument {shown(argument, 30)}"
+    if not name.strip():
+        raise DealError(f"{where}: a player name is missing (write NAME=HAND)")
+    return Entry(check_name(name, where), text, "")
 
 
 def entries_from_text(text: str, source: str) -> list[Entry]:
     """The ``NAME: HAND`` lines of a deal file; ``source`` names it in errors."""
+    from cpscore.textio import split_lines
+
     entries = []
-    for number, line in enumerate(text.splitlines(), start=1):
+    for number, line in enumerate(split_lines(text, source), start=1):
         line = line.split("#", 1)[0].strip()
         if not line:
             continue
         where = f"{source}, line {number}"
         name, colon, hand = line.partition(":")
         if not colon:
-            raise DealError(f"{where}: expected NAME: HAND, got {line!r}")
+            raise DealError(f"{where}: expected NAME: HAND, got {shown(line)}")
         entries.append(Entry(check_name(name, where), hand, where))
     return entries
 
@@ -142,7 +238,7 @@ def _markers(text: str, prefix: str, name: str) -> tuple[str, set[str]]:
         hand = ""
     unknown = sorted(markers - set(MARKERS))
     if unknown:
-        raise DealError(f"{prefix}{name}: unknown marker {unknown[0]!r} (markers: {', '.join(MARKERS)})")
+        raise DealError(f"{prefix}{name}: unknown marker {shown(unknown[0])} (markers: {', '.join(MARKERS)})")
     return hand, markers
 
 
@@ -188,42 +284,57 @@ def build_deal(
     surrender: Iterable[str] = (),
     waive: Iterable[str] = (),
     fantasyland: Iterable[str] = (),
+    where: str = "",
 ) -> Deal:
     """Parse every hand and check the deal as a whole (hand count under ``rules``).
+    Errors name the line of the hand they are about; errors about the whole
+    deal name ``where`` (a session's deal), else the line that broke the rule.
 
     ``surrender``, ``waive`` and ``fantasyland`` name players marked on the
-    command line; a surrendering player who has no hand line is seated anyway."""
-    flags = {"surrender": set(surrender), "waive": set(waive), "fantasyland": set(fantasyland)}
+    command line; each must hold a hand in the deal, written exactly (a player
+    who surrenders without cards is seated as ``NAME: surrender``)."""
     entries = list(entries)
-    given = {entry.name for entry in entries}
-    entries += [Entry(check_name(name), "surrender", "") for name in dict.fromkeys(surrender) if name not in given]
-    for marker in ("waive", "fantasyland"):
-        unknown = sorted(flags[marker] - given)
-        if unknown:
-            raise DealError(f"--{marker} names {unknown[0]!r}, who has no hand in the deal")
+    names = [entry.name for entry in entries]
+    hints = {"surrender": "; to seat a player who surrenders without cards, write NAME=surrender"}
+    flags = {
+        marker: {named_player(name, names, f"--{marker}", hints.get(marker, "")) for name in given}
+        for marker, given in (("surrender", surrender), ("waive", waive), ("fantasyland", fantasyland))
+    }
+    if flags["fantasyland"] and rules and rules.fantasyland == "none":
+        raise DealError(f"--fantasyland has no effect: the {rules.id} rules have no Fantasyland")
     max_players = rules.max_players if rules else 4
     seats: list[Seat] = []
     first_seen: dict[str, str] = {}
+    players, owners = Names(), Names()
     for entry in entries:
         prefix = f"{entry.where}: " if entry.where else ""
         if entry.name in first_seen:
             earlier = f" (first at {first_seen[entry.name]})" if first_seen[entry.name] else ""
-            raise DealError(f"{prefix}player {entry.name!r} is named twice{earlier}")
+            raise DealError(f"{prefix}player {shown(entry.name)} is named twice{earlier}")
         first_seen[entry.name] = entry.where
-        seats.append(_seat(entry, prefix, flags))
+        players.check(entry.name, entry.where)
+        seat = _seat(entry, prefix, flags)
+        owners.check(seat.owner, entry.where)
+        if seat.fantasyland and rules and rules.fantasyland == "none":
+            raise DealError(f"{prefix}{entry.name}: the fantasyland marker has no effect: the {rules.id} rules have no Fantasyland")
+        seats.append(seat)
     codes = [card.code for seat in seats for card in seat.cards]
     if len(set(codes)) != len(codes):
         _name_a_card_dealt_twice(seats, entries)
     if not MIN_PLAYERS <= len(seats) <= max_players:
         # Criss-cross counts hands, not players (RULES.md 1).
         noun = "hand" if len({seat.owner for seat in seats}) < len(seats) else "player"
+        extra = entries[min(len(entries), max_players + 1) - 1] if entries else None
+        place = where or (extra.where if extra else "")
         raise DealError(
-            f"{len(seats)} {noun}{'s' if len(seats) != 1 else ''} in the deal: "
+            (f"{place}: " if place else "")
+            + f"{len(seats)} {noun}{'s' if len(seats) != 1 else ''} in the deal: "
             f"a deal has {MIN_PLAYERS} to {max_players} {noun}s"
             + (f" under the {rules.id} rules" if rules and max_players < 4 else "")
         )
     if len({seat.owner for seat in seats}) < 2:
-        raise DealError("every hand in the deal belongs to one player: a deal needs at least two players")
+        place = where or entries[0].where
+        raise DealError(f"{place + ': ' if place else ''}every hand in the deal belongs to one player: a deal needs at least two players")
     return Deal(tuple(seats))
 
 
@@ -260,3 +371,14 @@ def quick_hands(entries: list[Entry], max_players: int) -> list[tuple[str, list[
     if len(set(codes)) != len(codes):
         return None
     return hands
+
+
+def check_pair_players(pairs: Iterable[tuple[str, str, str]], players: Iterable[str]) -> None:
+    """Each ``(a, b, what)`` of a pair stake must name two of ``players``
+    exactly; ``what`` says where the stake was given (``--pair-stake``, or a
+    session's header line).  A stake naming nobody who plays would be ignored
+    without a word: that is an error."""
+    players = list(players)
+    for a, b, what in pairs:
+        for name in (a, b):
+            named_player(name, players, what)

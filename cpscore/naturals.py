@@ -219,21 +219,19 @@ def _is_straight3(ranks: list[int], ace_high: bool) -> bool:
 
 
 def _front_value(cards: Sequence[Card], kind: str, ace_high: bool) -> int | None:
-    """A three-card row's value as the row it is, if it is of ``kind``: a straight
-    by its top card (A-2-3 lowest), a flush by its ranks."""
+    """A three-card row's value as the row of ``kind`` it is, if it is one
+    (RULES.md 7): a straight (or straight flush) by its top card, ``A-2-3``
+    lowest; a flush by its ranks.  A front that is also a straight flush is
+    compared as the straight or the flush the natural needs, never above them."""
     ranks = [(card.code >> 2) + 2 for card in cards]
     straight = _is_straight3(ranks, ace_high)
     flush = len({card.suit for card in cards}) == 1
     top = 3 if sorted(ranks) == [2, 3, 14] else max(ranks)
-    if straight and flush:
-        return encode(STRAIGHT_FLUSH, [top])
     if kind == "straight-flush":
-        return None
-    if straight and kind == "straight":
-        return encode(STRAIGHT, [top])
-    if flush and kind == "flush":
-        return encode(FLUSH, sorted(ranks, reverse=True))
-    return None
+        return encode(STRAIGHT_FLUSH, [top]) if straight and flush else None
+    if kind == "straight":
+        return encode(STRAIGHT, [top]) if straight else None
+    return encode(FLUSH, sorted(ranks, reverse=True)) if flush else None
 
 
 def _five_value(cards: Sequence[Card], kind: str) -> int | None:

@@ -20,7 +20,7 @@ from collections.abc import Mapping
 from types import MappingProxyType
 
 from cpscore.amounts import Amount, exact
-from cpscore.errors import RulesError
+from cpscore.errors import RulesError, shown
 from cpscore.records import Record
 from cpscore.values import CATEGORY_IDS
 
@@ -200,26 +200,26 @@ class _Settings:
     def choice(self, key: str, allowed: tuple[str, ...]) -> str:
         value = self.raw(key)
         if value not in allowed:
-            raise self.error(key, f"{value!r} is not one of {', '.join(allowed)}")
+            raise self.error(key, f"{shown(value)} is not one of {', '.join(allowed)}")
         return value  # type: ignore[return-value]
 
     def flag(self, key: str) -> bool:
         value = self.raw(key)
         if not isinstance(value, bool):
-            raise self.error(key, f"{value!r} is not true or false")
+            raise self.error(key, f"{shown(value)} is not true or false")
         return value
 
     def text(self, key: str) -> str:
         value = self.raw(key)
         if not isinstance(value, str):
-            raise self.error(key, f"{value!r} is not a string")
+            raise self.error(key, f"{shown(value)} is not a string")
         return value
 
     def whole(self, key: str, low: int, high: int | None = None) -> int:
         value = self.raw(key)
         if isinstance(value, bool) or not isinstance(value, int) or value < low or (high is not None and value > high):
             span = f"from {low} to {high}" if high is not None else f"{low} or more"
-            raise self.error(key, f"{value!r} is not a whole number {span}")
+            raise self.error(key, f"{shown(value)} is not a whole number {span}")
         return value
 
     def units(self, key: str, allow_off: bool = False) -> Amount | None:
@@ -233,13 +233,13 @@ class _Settings:
             amount = None
         if amount is None or amount < 0:
             off = " (or false for off)" if allow_off else ""
-            raise self.error(key, f"{value!r} is not a number of units, 0 or more{off}")
+            raise self.error(key, f"{shown(value)} is not a number of units, 0 or more{off}")
         return amount
 
     def table(self, key: str) -> _Settings:
         value = self.raw(key)
         if not isinstance(value, Mapping):
-            raise self.error(key, f"{value!r} is not a table")
+            raise self.error(key, f"{shown(value)} is not a table")
         return _Settings(value, self.source, f"{self.prefix}{key}.")
 
     def only(self, allowed: tuple[str, ...] | Mapping[str, object]) -> None:
@@ -312,7 +312,7 @@ def get_rules(name: str) -> RuleSet:
 
         if name not in PRESETS:
             raise RulesError(
-                f"unknown rule set {name!r}: choose one of {', '.join(PRESETS)}, or give a rule file (.toml)"
+                f"unknown rule set {shown(name)}: choose one of {', '.join(PRESETS)}, or give a rule file (.toml)"
             )
         _CACHE[name] = from_settings(PRESETS[name], f"preset {name}")
     return _CACHE[name]
@@ -349,7 +349,7 @@ def rules_from_toml(text: str, source: str, default_id: str = "house") -> RuleSe
     try:
         base = get_rules(preset)
     except RulesError:
-        raise top.error("preset", f"unknown preset {preset!r} (one of {', '.join(preset_names())})") from None
+        raise top.error("preset", f"unknown preset {shown(preset)} (one of {', '.join(preset_names())})") from None
     overrides = {key: value for key, value in data.items() if key != "preset"}
     settings = _merge(base.settings(), overrides)
     if "id" not in overrides:

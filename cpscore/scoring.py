@@ -223,7 +223,10 @@ class OwnerTotal(Record):
 
 
 class Settlement(Record):
-    __slots__ = ("rules", "stake", "players", "pairs", "owners")
+    """A settled deal.  ``warnings`` are things the input asked for that had no
+    effect (a waive on a hand that makes no natural): the views show them."""
+
+    __slots__ = ("rules", "stake", "players", "pairs", "owners", "warnings")
 
     def __init__(
         self,
@@ -232,12 +235,14 @@ class Settlement(Record):
         players: tuple[PlayerResult, ...],
         pairs: tuple[PairResult, ...],
         owners: tuple[OwnerTotal, ...],
+        warnings: tuple[str, ...] = (),
     ) -> None:
         self.rules = rules
         self.stake = stake
         self.players = players
         self.pairs = pairs
         self.owners = owners
+        self.warnings = warnings
 
 
 # One hand ---------------------------------------------------------------------------
@@ -524,7 +529,12 @@ def settle(
     for name in deal.owners():
         mine = [player for player in players if player.seat.owner == name]
         owners.append(OwnerTotal(name, sum(p.units for p in mine), sum(p.amount for p in mine)))
-    return Settlement(rules, stake, players, tuple(pairs), tuple(owners))
+    warnings = tuple(
+        f"{seat.name} waives, but the hand makes no natural under the {rules.id} rules: the waive has no effect"
+        for seat in seats
+        if seat.waive and detect(seat.cards, seat.hand, rules) is None
+    )
+    return Settlement(rules, stake, players, tuple(pairs), tuple(owners), warnings)
 
 
 def _pairs(seats: tuple[Seat, ...]):

@@ -29,8 +29,8 @@ from __future__ import annotations
 from collections.abc import Collection, Iterable, Iterator, Mapping
 
 from cpscore.amounts import Amount
-from cpscore.deal import Deal, Entry, build_deal, check_name, quick_hands
-from cpscore.errors import CpscoreError, DealError
+from cpscore.deal import Deal, Entry, Names, build_deal, check_name, quick_hands
+from cpscore.errors import CpscoreError, DealError, shown
 from cpscore.naturals import might_make
 from cpscore.records import Record
 from cpscore.rules import RuleSet
@@ -48,33 +48,48 @@ HEADER_KEYS = ("rules", "stake", "pair-stake")
 
 
 class Header(Record):
-    """The settings a session file's header lines give (None: not given)."""
+    """The settings a session file's header lines give (None: not given), and
+    where each was written (``where["stake"]``, and ``pair_where`` for the
+    ``@pair-stake`` lines), for errors that name the line."""
 
-    __slots__ = ("rules", "stake", "pair_stakes")
+    __slots__ = ("rules", "stake", "pair_stakes", "where", "pair_where")
 
-    def __init__(self, rules: str | None, stake: str | None, pair_stakes: tuple[str, ...]) -> None:
+    def __init__(
+        self,
+        rules: str | None,
+        stake: str | None,
+        pair_stakes: tuple[str, ...],
+        where: Mapping[str, str] | None = None,
+        pair_where: tuple[str, ...] = (),
+    ) -> None:
         self.rules = rules
         self.stake = stake
         self.pair_stakes = pair_stakes  # "A:B=AMOUNT" texts, as on the command line
+        self.where = where or {}
+        self.pair_where = pair_where
 
 
 class DealText(Record):
     """One deal as read from a session: its number, its first line, its entries."""
 
-    __slots__ = ("number", "line", "entries")
+    __slots__ = ("number", "line", "entries", "error")
 
-    def __init__(self, number: int, line: int, entries: list[Entry]) -> None:
+    def __init__(self, number: int, line: int, entries: list[Entry], error: str | None = None) -> None:
         self.number = number
         self.line = line
         self.entries = entries
+        self.error = error  # the first malformed line of the deal: it cannot be settled
 
 
 def read_session(lines: Iterable[str], source: str) -> tuple[Header, Iterator[DealText]]:
     """The header, and a stream of the deals that follow it.  ``lines`` may be
-    a file object; it is read as the stream is consumed."""
+    a file's lines (:func:`cpscore.textio.read_lines`); they are read as the
+    stream is consumed.  A header given twice is an error naming both lines."""
     lines = iter(lines)
-    rules = stake = None
+    values: dict[str, str] = {}
+    where_of: dict[str, str] = {}
     pair_stakes: list[str] = []
+    pair_where: list[str] = []
     number = 0
     first: list[tuple[int, str]] = []
     for number, raw in enumerate(lines, start=1):
@@ -88,16 +103,18 @@ def read_session(lines: Iterable[str], source: str) -> tuple[Header, Iterator[De
         value = value.strip()
         where = f"{source}, line {number}"
         if key not in HEADER_KEYS:
-            raise DealError(f"{where}: unknown header @{key} (headers: @rules, @stake, @pair-stake)")
+            raise DealError(f"{where}: unknown header @{key if len(key) <= 20 else shown(key)} (headers: @rules, @stake, @pair-stake)")
         if not value:
             raise DealError(f"{where}: @{key} needs a value")
-        if key == "rules":
-            rules = value
-        elif key == "stake":
-            stake = value
-        else:
+        if key == "pair-stake":
             pair_stakes.append(value)
-    header = Header(rules, stake, tuple(pair_stakes))
+            pair_where.append(where)
+        elif key in values:
+            raise DealError(f"{where}: @{key} is given twice (first at line {where_of[key].rsplit(' ', 1)[1]})")
+        else:
+            values[key] = value
+            where_of[key] = where
+    header = Header(values.get("rules"), values.get("stake"), tuple(pair_stakes), where_of, tuple(pair_where))
     return header, _deals(first, lines, number, source)
 
 
@@ -110,28 +127,36 @@ def _deals(first: list[tuple[int, str]], lines: Iterator[str], number: int, sour
         yield from first
         yield from enumerate(lines, start=number + 1)
 
+    error: str | None = None
     for index, raw in numbered():
         stripped = raw.strip()
         if not stripped:  # a blank line ends a deal
-            if entries:
+            if entries or error:
                 count += 1
-                yield DealText(count, start, entries)
-                entries = []
+                yield DealText(count, start, entries, error)
+                entries, error = [], None
             continue
         line = stripped.split("#", 1)[0].strip()
         if not line:
             continue  # a comment line neither ends nor starts a deal
         where = f"{source}, line {index}"
+        if not entries and error is None:
+            start = index
+        if error is not None:
+            continue  # the deal is already invalid: its first error is the one reported
         if line.startswith("@"):
-            raise DealError(f"{where}: header lines go at the top of the session, before the first deal")
+            error = f"{where}: header lines go at the top of the session, before the first deal"
+            continue
         name, colon, hand = line.partition(":")
         if not colon:
-            raise DealError(f"{where}: expected NAME: HAND, got {line!r}")
-        if not entries:
-            start = index
-        entries.append(Entry(check_name(name, where), hand, where))
-    if entries:
-        yield DealText(count + 1, start, entries)
+            error = f"{where}: expected NAME: HAND, got {shown(line)}"
+            continue
+        try:
+            entries.append(Entry(check_name(name, where), hand, where))
+        except DealError as problem:
+            error = str(problem)
+    if entries or error:
+        yield DealText(count + 1, start, entries, error)
 
 
 def refuse_fantasyland_markers(entries: Iterable[Entry]) -> None:
@@ -261,26 +286,32 @@ class Ledger:
         # in a row): True when that deal will be their repeat.
         self.fantasyland: dict[str, bool] = {}
         self.race = Race(race, {}, None, None) if race else None
+        self.names = Names()  # every name met, to refuse one written two ways
+        self.warnings: list[str] = []  # what deals asked for to no effect; the caller takes them
+
+    def _check_names(self, text: DealText) -> None:
+        if text.error is not None:
+            raise DealError(text.error)
+        for entry in text.entries:
+            self.names.check(entry.name, entry.where)
 
     def players(self) -> list[str]:
         """Every player met so far, in order of first appearance."""
         return list(self.units)
 
     def build(self, text: DealText, source: str) -> Deal:
-        """Parse a deal and mark who plays it in Fantasyland; errors name the deal."""
+        """Parse a deal and mark who plays it in Fantasyland; errors name the
+        line, or the deal when they are about the whole deal."""
         refuse_fantasyland_markers(text.entries)
-        try:
-            return build_deal(text.entries, self.rules, fantasyland=self._in_fantasyland(text))
-        except DealError as error:
-            if str(error).startswith(source):
-                raise
-            raise DealError(f"{source}, deal {text.number} (line {text.line}): {error}") from None
+        where = f"{source}, deal {text.number} (line {text.line})"
+        return build_deal(text.entries, self.rules, fantasyland=self._in_fantasyland(text), where=where)
 
     def _in_fantasyland(self, text: DealText) -> list[str]:
         return [entry.name for entry in text.entries if entry.name in self.fantasyland]
 
     def add(self, text: DealText, source: str) -> DealResult:
         """Settle the next deal and update the running state."""
+        self._check_names(text)
         deal = self.build(text, source)
         try:
             settlement = settle(
@@ -288,6 +319,7 @@ class Ledger:
             )
         except CpscoreError as error:
             raise DealError(f"{source}, deal {text.number} (line {text.line}): {error}") from None
+        self.warnings += [f"{source}, deal {text.number} (line {text.line}): {w}" for w in settlement.warnings]
         players = settlement.players
         points = self._record(
             [(owner.name, owner.units, owner.amount) for owner in settlement.owners],
@@ -304,13 +336,14 @@ class Ledger:
     def add_totals(self, text: DealText, source: str) -> None:
         """Settle the next deal for the totals only: plain deals take the quick
         path (:func:`settle_totals`), anything else the full one."""
+        self._check_names(text)
         hands = quick_hands(text.entries, self.rules.max_players)
         quick = None
         if hands is not None:
             playing = self._in_fantasyland(text)
             quick = settle_totals(hands, self.rules, self.stake, self.pair_stakes, playing, self._repeats(playing))
         if quick is None:
-            self.add(text, source)
+            self.add(text, source)  # checks the names again: harmless
             return
         self._record(
             zip(quick.names, quick.units, quick.money),
@@ -422,44 +455,21 @@ def deal_lines(deal: Deal) -> list[str]:
     return lines
 
 
-def append_deal(path: str, existing: str, lines: list[str], header: list[str] = ()) -> int:
-    """Write ``existing`` plus the deal ``lines`` to ``path`` atomically and
-    durably: a temporary file in the same folder is written, flushed to disk
-    and renamed over ``path``; on any failure it is removed and ``path`` is as
-    it was.  Returns the line number the deal starts at."""
-    import os
-    import tempfile
+def appended(existing: str, lines: list[str], header: Collection[str] = (), newline: str = "\n") -> tuple[str, int]:
+    """``existing`` session text with a deal's ``lines`` (and, for a new file,
+    ``header`` lines) appended after a blank line, and the line number the
+    deal starts at.
 
+    >>> appended("@rules ofc\n", ["A: x", "B: y"])
+    ('@rules ofc\n\nA: x\nB: y\n', 3)
+    """
     text = existing
     if header:
-        text += "\n".join(header) + "\n"
+        text += newline.join(header) + newline
     if text and not text.endswith("\n"):
-        text += "\n"
+        text += newline
     if text.strip():
-        text += "\n"  # a blank line ends the previous deal (or the header)
+        text += newline  # a blank line ends the previous deal (or the header)
     start = text.count("\n") + 1
-    text += "\n".join(lines) + "\n"
-    folder = os.path.dirname(os.path.abspath(path))
-    handle, temporary = tempfile.mkstemp(dir=folder, prefix=f".{os.path.basename(path)}.", suffix=".tmp")
-    try:
-        with os.fdopen(handle, "w", encoding="utf-8") as file:
-            file.write(text)
-            file.flush()
-            os.fsync(file.fileno())
-        try:
-            os.chmod(temporary, os.stat(path).st_mode & 0o7777)
-        except FileNotFoundError:
-            pass
-        os.replace(temporary, path)
-    except BaseException:
-        try:
-            os.unlink(temporary)
-        except FileNotFoundError:
-            pass
-        raise
-    directory = os.open(folder, os.O_RDONLY)
-    try:
-        os.fsync(directory)  # make the rename itself durable
-    finally:
-        os.close(directory)
-    return start
+    text += newline.join(lines) + newline
+    return text, start

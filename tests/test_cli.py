@@ -229,14 +229,14 @@ def test_check_json():
             ["score", AMY, "Bob=Ks Jd 3c / Th Tc 8d 8s 3d / Kh Qh Jh 8h 2h"],
             "Error: Ks is dealt twice: in Amy's front and in Bob's front",
         ),
-        (["score", "=Ks Kd 4c / 9h 9c 5d 5s 2c / Ah Ad Ac 7s 7d", BOB], "Error: a player name is missing"),
+        (["score", "=Ks Kd 4c / 9h 9c 5d 5s 2c / Ah Ad Ac 7s 7d", BOB], "Error: argument '=Ks Kd 4c / 9h 9c 5d 5s 2...': a player name is missing (write NAME=HAND)"),
         (["score", AMY, AMY], "Error: player 'Amy' is named twice"),
-        (["score", "A/my=Ks Kd 4c / 9h 9c 5d 5s 2c / Ah Ad Ac 7s 7d", BOB], "Error: player name 'A/my' contains '/'"),
+        (["score", "A/my=Ks Kd 4c / 9h 9c 5d 5s 2c / Ah Ad Ac 7s 7d", BOB], "player name 'A/my' contains '/'"),
         (["score", AMY], "Error: 1 player in the deal: a deal has 2 to 4 players"),
         (["score"], "Error: no hands: give NAME=HAND arguments, a deal file, or - to read a deal from stdin"),
         (
             ["score", "--rules", "pineapple", str(EXAMPLES / "four-players.txt")],
-            "Error: 4 players in the deal: a deal has 2 to 3 players under the pineapple rules",
+            "four-players.txt, line 6: 4 players in the deal: a deal has 2 to 3 players under the pineapple rules",
         ),
         (
             ["score", "--rules", "nope", AMY, BOB],
@@ -259,7 +259,7 @@ def test_check_json():
         ),
         (
             ["score", "--pair-stake", "Amy:Zed=3", AMY, BOB],
-            "Error: --pair-stake names 'Zed', who is not in the deal (players: Amy, Bob)",
+            "Error: --pair-stake names 'Zed', who does not play (players: Amy, Bob)",
         ),
         (["score", "missing.txt"], "Error: cannot read deal file 'missing.txt': no such file"),
         (["score", "--style", "nope", AMY, BOB], "Error: Invalid value for '--style': 'nope' is not a table style"),
@@ -333,7 +333,12 @@ def test_unreadable_deal_files(tmp_path):
     binary.write_bytes(b"\xff\xfe\x00junk")
     result = run("score", str(binary))
     assert result.exit_code == 2
-    assert "is not UTF-8 text" in result.stderr
+    assert f"Error: {binary}: UTF-16 text, not UTF-8: save the file as UTF-8" in result.stderr
+    binary.write_bytes("Amy: Ks\nJos\u00e9: Qs\n".encode("latin-1"))
+    result = run("score", str(binary))
+    assert f"Error: {binary}, line 2: not UTF-8 text (byte 0xe9 at column 4): save the file as UTF-8" in result.stderr
+    result = run("score", "-", input=b"\xff\xfeA\x00")
+    assert "Error: stdin: UTF-16 text, not UTF-8" in result.stderr
     result = run("score", str(tmp_path))
     assert result.exit_code == 2
     assert f"cannot read deal file '{tmp_path}'" in result.stderr
@@ -509,11 +514,10 @@ def test_waive_surrender_and_fantasyland_flags():
             "1-6",
             "--waive",
             "Eve",
-            "--surrender",
-            "Gil",
             "--format",
             "json",
             "-",
+            "Gil=surrender",
             input=NATURALS_DEAL,
         )
     )
@@ -590,8 +594,8 @@ def test_criss_cross_totals():
         (["score", "--rules", "missing.toml", AMY, BOB], "Error: missing.toml: no such rule file"),
         (["rules", "show", "{bad}"], "Error: {bad}: surrender: 'two' is not a number of units"),
         (["rules", "show", "nope"], "Error: Invalid value for 'NAME|FILE': unknown rule set 'nope'"),
-        (["score", "--waive", "Zed", AMY, BOB], "Error: --waive names 'Zed', who has no hand in the deal"),
-        (["score", "--fantasyland", "Zed", AMY, BOB], "Error: --fantasyland names 'Zed', who has no hand in the deal"),
+        (["score", "--waive", "Zed", AMY, BOB], "Error: --waive names 'Zed', who does not play (players: Amy, Bob)"),
+        (["score", "--fantasyland", "Zed", AMY, BOB], "Error: --fantasyland names 'Zed', who does not play (players: Amy, Bob)"),
         (
             ["score", AMY + " ; maybe", BOB],
             "Error: Amy: unknown marker 'maybe' (markers: surrender, waive, fantasyland)",

@@ -20,7 +20,7 @@ from cpscore.errors import DealError
 from cpscore.hands import evaluate_row
 from cpscore.rules import get_rules
 from cpscore.scoring import settle
-from cpscore.session import Ledger, append_deal, read_session, transfers
+from cpscore.session import Ledger, read_session, transfers
 
 AMY = "Ks Kd 4c / 9h 9c 5d 5s 2c / Ah Ad Ac 7s 7d"
 BOB = "Qs Jd 3c / Th Tc 8d 8s 3d / Kh Qh Jh 8h 2h"
@@ -83,12 +83,21 @@ def test_read_session_numbers_deals_and_lines():
         ("@rules\n", "s.txt, line 1: @rules needs a value"),
         (f"A: {AMY}\nB: {BOB}\n\n@stake 3\n", "s.txt, line 4: header lines go at the top"),
         (f"A: {AMY}\nB {BOB}\n", "s.txt, line 2: expected NAME: HAND"),
+        (f"A: {AMY}\nB: {BOB}\n@stake 3\n", "s.txt, line 3: header lines go at the top"),
+        (f"@stake 3\n@stake 4\n", "s.txt, line 2: @stake is given twice \\(first at line 1\\)"),
+        (f"@rules ofc\n\n@rules 1-6\n", "s.txt, line 3: @rules is given twice \\(first at line 1\\)"),
+        (f"A: {AMY}\n@B: {BOB}\n", "s.txt, line 2: header lines go at the top"),
+        (f"A: {AMY}\nB\u2028x: {BOB}\n", "s.txt, line 2: player name .* contains an invisible or control character \\(U\\+2028\\)"),
     ],
 )
 def test_session_structure_errors(text, message):
-    with pytest.raises(DealError, match=message.replace("@", "@")):
-        header, deals = read_session(text.splitlines(), "s.txt")
-        list(deals)
+    """Header errors stop the reading; a malformed deal line makes that deal
+    invalid (the ledger refuses it, naming the line), and the rest can be read."""
+    with pytest.raises(DealError, match=message):
+        header, deals = read_session(text.split("\n"), "s.txt")
+        ledger = Ledger(get_rules("2-4"))
+        for deal in deals:
+            ledger.add(deal, "s.txt")
 
 
 # The ledger -------------------------------------------------------------------------
@@ -322,9 +331,9 @@ def test_header_errors_name_the_header(tmp_path):
     path.write_text(f"@rules chinese\n\nA: {AMY}\nB: {BOB}\n")
     result = run("session", str(path))
     assert result.exit_code == 2
-    assert "Error: @rules in the session header: unknown rule set 'chinese'" in result.stderr
-    path.write_text(f"@stake lots\n\nA: {AMY}\nB: {BOB}\n")
-    assert "session header: @stake 'lots' is not a number" in run("session", str(path)).stderr
+    assert f"Error: {path}, line 1: @rules: unknown rule set 'chinese'" in result.stderr
+    path.write_text(f"# night\n@stake lots\n\nA: {AMY}\nB: {BOB}\n")
+    assert f"Error: {path}, line 2: @stake 'lots' is not a number" in run("session", str(path)).stderr
 
 
 # add --------------------------------------------------------------------------------
@@ -341,10 +350,9 @@ def test_add_builds_a_session_deal_by_deal(tmp_path):
     ok(
         "add",
         str(path),
-        "--surrender",
-        "Cy",
         "Amy=2s 2d 2c / 9h 9c 9d 4s 4c / Ts Js Qs Ks As",
         "Bob=Qd Qc 3h / Jc Td 8d 6s 5c / Kc 7h 5h 4h 3d",
+        "Cy=surrender",
     )
     text = path.read_text()
     assert text.startswith(f"@rules ofc\n\nAmy: {AMY}\n")
@@ -373,7 +381,7 @@ def test_add_errors_leave_the_file_untouched(tmp_path, args, message):
     assert result.exit_code == 2
     assert message.replace("{path}", str(path)) in result.stderr
     assert path.read_bytes() == before
-    assert sorted(os.listdir(tmp_path)) == ["night.txt"]
+    assert sorted(os.listdir(tmp_path)) == [".night.txt.lock", "night.txt"]
 
 
 def test_add_new_player_when_asked(tmp_path):
@@ -383,41 +391,36 @@ def test_add_new_player_when_asked(tmp_path):
     assert path.read_text().endswith(f"\nAmy: {ANN}\nDee: {BEN}\n")
 
 
-def test_failed_replace_leaves_the_file_and_no_temporary(tmp_path, monkeypatch):
+@pytest.mark.parametrize(
+    ("name", "failure", "code", "message"),
+    [
+        ("replace", OSError(28, "No space left on device"), 1, "could not write"),
+        ("fsync", OSError(5, "Input/output error"), 1, "could not write"),
+        ("fsync", KeyboardInterrupt(), 1, "Aborted"),
+    ],
+    ids=["disk-full", "io-error", "interrupted"],
+)
+def test_failed_write_leaves_the_file_and_no_temporary(tmp_path, monkeypatch, name, failure, code, message):
     path = tmp_path / "night.txt"
     path.write_text(f"Amy: {AMY}\nBob: {BOB}\n")
     before = path.read_bytes()
 
     def broken(*args):
-        raise OSError(28, "No space left on device")
+        raise failure
 
-    monkeypatch.setattr(os, "replace", broken)
-    with pytest.raises(OSError):
-        append_deal(str(path), path.read_text(), [f"Amy: {ANN}", f"Bob: {BEN}"])
-    assert path.read_bytes() == before
-    assert os.listdir(tmp_path) == ["night.txt"]
+    monkeypatch.setattr(os, name, broken)
     result = run("add", str(path), f"Amy={ANN}", f"Bob={BEN}")
-    assert result.exit_code == 1
-    assert "could not write" in result.stderr and "the file is unchanged" in result.stderr
-
-
-def test_interrupted_write_leaves_the_file_and_no_temporary(tmp_path, monkeypatch):
-    path = tmp_path / "night.txt"
-    path.write_text(f"Amy: {AMY}\nBob: {BOB}\n")
-    before = path.read_bytes()
-
-    def interrupted(fd):
-        raise KeyboardInterrupt
-
-    monkeypatch.setattr(os, "fsync", interrupted)
-    with pytest.raises(KeyboardInterrupt):
-        append_deal(str(path), path.read_text(), [f"Amy: {ANN}", f"Bob: {BEN}"])
+    monkeypatch.undo()
+    assert result.exit_code == code
+    assert message in result.stderr and result.stdout == ""
     assert path.read_bytes() == before
-    assert os.listdir(tmp_path) == ["night.txt"]
+    assert sorted(os.listdir(tmp_path)) == [".night.txt.lock", "night.txt"]
 
 
 def test_killed_writer_never_leaves_half_a_deal(tmp_path):
-    """Kill an `add` while its temporary file is written but not yet renamed."""
+    """Kill an `add` while it holds the lock and its temporary file is written
+    but not yet renamed: the file is whole, and the next `add` neither waits
+    for the dead writer's lock nor keeps its temporary file."""
     path = tmp_path / "night.txt"
     path.write_text(f"Amy: {AMY}\nBob: {BOB}\n")
     before = path.read_bytes()
@@ -429,19 +432,21 @@ def test_killed_writer_never_leaves_half_a_deal(tmp_path):
     )
     process = subprocess.Popen([sys.executable, "-c", code, str(path), f"Amy={ANN}", f"Bob={BEN}"])
     try:
-        for _ in range(200):  # wait for the temporary file to appear
-            if len(os.listdir(tmp_path)) > 1:
+        for _ in range(400):  # wait for the temporary file to appear
+            if any(name.endswith(".tmp") for name in os.listdir(tmp_path)):
                 break
             time.sleep(0.05)
-        assert len(os.listdir(tmp_path)) == 2
+        assert any(name.endswith(".tmp") for name in os.listdir(tmp_path))
         process.send_signal(signal.SIGKILL)
         process.wait()
     finally:
         if process.poll() is None:
             process.kill()
     assert path.read_bytes() == before
-    # The session still reads; the leftover temporary file is not a session file.
     assert "Totals after 1 deal" in ok("session", "--totals", str(path))
+    ok("add", str(path), f"Amy={ANN}", f"Bob={BEN}")
+    assert sorted(os.listdir(tmp_path)) == [".night.txt.lock", "night.txt"]
+    assert "Totals after 2 deals" in ok("session", "--totals", str(path))
 
 
 # The quick totals path agrees with the full settlement --------------------------------
@@ -480,6 +485,8 @@ def test_quick_totals_equal_the_full_settlement(case):
     from cpscore.session import settle_totals
 
     rules, hands, playing, repeats, stake = case
+    if rules.fantasyland == "none":
+        playing, repeats = set(), set()  # --fantasyland is refused where it has no effect
     entries = [Entry(name, text, "") for name, text in hands.items()]
     quick = settle_totals(quick_hands(entries, rules.max_players), rules, stake, None, playing, repeats)
     full = settle(build_deal(entries, rules, fantasyland=playing), rules, stake, None, repeats)
