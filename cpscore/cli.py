@@ -51,8 +51,22 @@ class EnvironmentError_(click.ClickException):
         super().__init__(bounded(message))
 
 
-def _warn(message: str) -> None:
-    click.echo(f"Warning: {bounded(message)}", err=True)
+_NOTES: list[str] = []  # warnings and skips, printed when the command succeeds
+
+
+def _warn(message: str, prefix: str = "Warning: ") -> None:
+    """A warning on stderr, printed once the command has succeeded: a command
+    that fails prints its one error line and nothing else."""
+    _NOTES.append(prefix + bounded(message))
+
+
+def _show_error(error: click.ClickException) -> None:
+    """click's error output, with the message kept to one bounded line."""
+    if isinstance(error, click.UsageError) and error.ctx is not None:
+        context = error.ctx
+        click.echo(context.get_usage(), err=True)
+        click.echo(f"Try '{context.command_path} -h' for help.\n", err=True)
+    click.echo(f"Error: {bounded(error.format_message())}", err=True)
 
 
 FORMATS = ("table", "json", "csv")
@@ -340,7 +354,23 @@ class _Commands(click.Group):
                     sys.exit(2)
                 raise click.exceptions.Exit(2)
         _tolerant_streams()
-        return super().main(arguments, prog_name, complete_var, standalone_mode, **extra)
+        _NOTES.clear()
+        if not standalone_mode:
+            return super().main(arguments, prog_name, complete_var, False, **extra)
+        if not arguments:  # bare `cpscore`: the help, as asked for
+            arguments = ["--help"]
+        try:
+            code = super().main(arguments, prog_name, complete_var, False, **extra)
+        except click.ClickException as error:
+            _show_error(error)
+            sys.exit(error.exit_code)
+        except click.exceptions.Abort:
+            click.echo("Aborted!", err=True)
+            sys.exit(1)
+        code = code if isinstance(code, int) else 0
+        for note in _NOTES if code == 0 else ():
+            click.echo(note, err=True)
+        sys.exit(code)
 
     def invoke(self, ctx: click.Context):
         # A command's first moments import cpscore's modules and tables: many
@@ -781,7 +811,7 @@ def make_session() -> click.Command:
                 except CpscoreError as error:
                     problems.append(str(error))
                     if skip_invalid and first_pass:
-                        click.echo(f"skipped: {bounded(str(error))}", err=True)
+                        _warn(str(error), prefix="skipped: ")
                 if first_pass:
                     for warning in ledger.warnings:
                         _warn(warning)
@@ -1053,8 +1083,14 @@ def make_arrange() -> click.Command:
         hands: list[tuple[str, str]] = []
         if len(cards) == 1 and (cards[0] == "-" or os.path.isfile(cards[0])):  # else: the cards themselves
             source = "stdin" if cards[0] == "-" else cards[0]
+            from cpscore.textio import split_lines
+
             content = _read_source(cards[0], [])
-            for number, line in enumerate(content.splitlines(), start=1):
+            try:
+                numbered = list(enumerate(split_lines(content, source), start=1))
+            except CpscoreError as error:
+                raise InputError(str(error)) from None
+            for number, line in numbered:
                 line = line.split("#", 1)[0].strip()
                 if line:
                     hands.append((f"{source}, line {number}: ", line))
@@ -1069,9 +1105,14 @@ def make_arrange() -> click.Command:
                     parsed = parse_cards(line)
                 except CpscoreError as error:
                     raise InputError(f"{where}{error}") from None
-                if len(parsed) != 13 or len(set(parsed)) != 13:
-                    problem = "cards appear twice" if len(set(parsed)) != len(parsed) else f"{len(parsed)} cards"
-                    raise InputError(f"{where}{problem}: the arranger takes 13 different cards, with no rows")
+                twice = sorted({str(card) for card in parsed if parsed.count(card) > 1})
+                if twice:
+                    raise InputError(
+                        f"{where}{', '.join(twice)} {'is' if len(twice) == 1 else 'are'} given twice: "
+                        "the arranger takes 13 different cards"
+                    )
+                if len(parsed) != 13:
+                    raise InputError(f"{where}{len(parsed)} cards: the arranger takes 13 different cards, with no rows")
                 results.append(arrangement(parsed, rules, top, rounds or 0))
         except CpscoreError as error:
             raise InputError(str(error)) from None

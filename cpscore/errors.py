@@ -41,5 +41,5 @@ def shown(value: object, limit: int = 24) -> str:
     >>> shown("Xc"), shown("AhKd" * 20)
     ("'Xc'", "'AhKdAhKdAhKdAhKdAh...'")
     """
-    text = repr(value)
+    text = str(value) if type(value).__name__ == "Decimal" else repr(value)
     return text if len(text) <= limit else text[: limit - 4] + "...'"

@@ -229,7 +229,9 @@ class _Settings:
             return None
         try:
             amount = None if isinstance(value, bool) else exact(value)
-        except ValueError:
+        except ValueError as error:
+            if "too" in str(error):  # too large, too small: say so
+                raise self.error(key, f"{error}") from None
             amount = None
         if amount is None or amount < 0:
             off = " (or false for off)" if allow_off else ""
@@ -343,6 +345,10 @@ def rules_from_toml(text: str, source: str, default_id: str = "house") -> RuleSe
         data = tomllib.loads(text, parse_float=Decimal)
     except tomllib.TOMLDecodeError as error:
         raise RulesError(f"{source}: not valid TOML: {error}") from None
+    except RecursionError:
+        raise RulesError(f"{source}: not a rule file: its values are nested too deep") from None
+    except ValueError:  # an integer of thousands of digits
+        raise RulesError(f"{source}: not a rule file: a number in it has thousands of digits") from None
     top = _Settings(data, source)
     top.only(("preset", *_TOP_KEYS))
     preset = top.text("preset")
@@ -359,13 +365,20 @@ def rules_from_toml(text: str, source: str, default_id: str = "house") -> RuleSe
     return from_settings(settings, source, preset)
 
 
+_MAX_RULE_FILE = 256 * 1024  # a complete rule file is about 2 kB
+
+
 def load_rules_file(path: str) -> RuleSet:
     """Read a house rule file; errors name the file and the setting."""
     import pathlib
 
     file = pathlib.Path(path)
     try:
-        text = file.read_text(encoding="utf-8-sig")
+        with file.open("rb") as stream:
+            data = stream.read(_MAX_RULE_FILE + 1)
+        if len(data) > _MAX_RULE_FILE:
+            raise RulesError(f"{path}: over {_MAX_RULE_FILE // 1024} kB: that is not a rule file")
+        text = data.decode("utf-8-sig")
     except FileNotFoundError:
         raise RulesError(f"{path}: no such rule file") from None
     except UnicodeDecodeError:
