@@ -45,7 +45,9 @@ WHOLE_DIGITS = 15
 FRACTION_DIGITS = 30
 _LIMIT = 10**WHOLE_DIGITS
 _PLAIN = re.compile(r"([0-9]+)(?:\.([0-9]+))?", re.ASCII)
-_EXPONENT = re.compile(r"[+-]?(?:[0-9]+\.?[0-9]*|\.[0-9]+)[eE][+-]?[0-9]+", re.ASCII)
+# Unambiguous (the digits after a point need the point), so matching is linear.
+_EXPONENT = re.compile(r"[+-]?(?:[0-9]+(?:\.[0-9]*)?|\.[0-9]+)[eE][+-]?[0-9]+", re.ASCII)
+_LONGEST = 2 + WHOLE_DIGITS + 1 + FRACTION_DIGITS + 40  # room for zeros and spaces; longer is refused unread
 
 
 class AmountError(ValueError):
@@ -86,6 +88,11 @@ def parse_amount(written: str) -> Amount:
     """An amount written by a user (a stake): a plain decimal with ASCII digits,
     ``10``, ``0.5``, ``2.50``: no sign, exponent, separator or other digits.
     A negative amount is returned (the caller says whether it may be)."""
+    if len(written) > _LONGEST:
+        raise AmountError(
+            f"{shown(written)} is {len(written):,} characters long: amounts have at most "
+            f"{WHOLE_DIGITS} digits before the point and {FRACTION_DIGITS} after"
+        )
     body = written.strip()
     negative = body.startswith("-")
     if negative:

@@ -59,17 +59,22 @@ class RoyaltyTable(Record):
     """Royalty units per row.  Front keys are ranks (``66``, ``AAA``); middle and
     back keys are category ids.  A missing key pays nothing."""
 
-    __slots__ = ("front", "middle", "back")
+    __slots__ = ("front", "middle", "back", "key")
 
     def __init__(
         self,
         front: Mapping[str, Amount] = _EMPTY,
         middle: Mapping[str, Amount] = _EMPTY,
         back: Mapping[str, Amount] = _EMPTY,
+        key: object = None,
     ) -> None:
         self.front = front
         self.middle = middle
         self.back = back
+        #: The table as a hashable value, for caches: two tables with the same
+        #: entries share it, two different ones never do (``key`` given to
+        #: ``_replace`` is ignored and made again).
+        self.key = tuple(tuple(sorted(row.items())) for row in (front, middle, back))
 
     def lookup(self, row: str, category: str, ranks: str = "") -> Amount:
         """Units for a row of this category; ``ranks`` are the front's group

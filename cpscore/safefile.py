@@ -68,6 +68,11 @@ if TYPE_CHECKING:
 
 __all__ = ["rewrite"]
 
+import errno as _errno  # noqa: E402 - small, and already imported by os
+
+#: Errors that say the path cannot name a file (too long, a file used as a folder, a loop).
+_BAD_PATHS = {_errno.ENAMETOOLONG, _errno.ENOTDIR, _errno.ELOOP}
+
 #: The characters ``tempfile.mkstemp`` draws its random part from.
 _RANDOM_CHARACTERS = frozenset("abcdefghijklmnopqrstuvwxyz0123456789_")
 #: The shortest random part a leftover temporary file may have to be removed.
@@ -156,6 +161,8 @@ def _stat(path: str, target: str) -> os.stat_result | None:
             ) from None
         return None
     except OSError as error:
+        if error.errno in _BAD_PATHS:  # the path itself is wrong: the input's fault
+            raise FileRefused(f"{_short(path)}: {_reason(error)}; check the path") from None
         raise EnvironmentFailure(f"could not read {path}: {_reason(error)}; the file is unchanged") from None
 
 
@@ -356,6 +363,10 @@ def _umask() -> int:
     mask = os.umask(0o077)  # the restrictive value, should a thread create a file meanwhile
     os.umask(mask)
     return mask
+
+
+def _short(path: str) -> str:
+    return path if len(path) <= 80 else path[:40] + "..." + path[-30:]
 
 
 def _reason(error: OSError) -> str:

@@ -259,13 +259,15 @@ def royalty(rules: RuleSet, row_name: str, value: int) -> Amount:
     return rules.royalties.table.lookup(row_name, kind, ranks)
 
 
-_ROYALTY_MEMO: dict[tuple[int, str, int], Amount] = {}
+_ROYALTY_MEMO: dict[tuple[object, bool, str, int], Amount] = {}
 
 
 def _royalty(rules: RuleSet, row_name: str, value: int) -> Amount:
-    """:func:`royalty`, remembered per rule set, row and value (it is asked for
-    the same few values again and again in a session)."""
-    key = (id(rules.royalties.table), row_name, value)
+    """:func:`royalty`, remembered by the table's value, the middle's variant,
+    the row and the row's value (asked for the same few values again and again
+    in a session).  Keyed by value, never by ``id()``: a new rule set can never
+    be handed an old one's royalties."""
+    key = (rules.royalties.table.key, rules.low_middle, row_name, value)
     found = _ROYALTY_MEMO.get(key)
     if found is None:
         if len(_ROYALTY_MEMO) > 50_000:

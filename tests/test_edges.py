@@ -12,6 +12,7 @@ from click.testing import CliRunner
 
 from cpscore.amounts import AmountError, parse_amount
 from cpscore.cli import main
+from cpscore.scoring import settle
 
 AMY = "Amy=Ks Kd 4c / 9h 9c 5d 5s 2c / Ah Ad Ac 7s 7d"
 BOB = "Bob=Qs Jd 3c / Th Tc 8d 8s 3d / Kh Qh Jh 8h 2h"
@@ -163,7 +164,9 @@ def test_long_tokens_are_shortened_in_errors():
     message = failed("score", "Amy=" + "Xx" * 5000, BOB)
     assert len(message) < 300
     message = failed("score", AMY, BOB, "--stake", "9" * 5000)
-    assert "is too large: amounts have at most 15 digits before the point" in message and len(message) < 300
+    assert "is 5,000 characters long: amounts have at most 15 digits before the point" in message
+    assert len(message) < 300
+    assert "is too large: amounts have at most 15 digits" in failed("score", AMY, BOB, "--stake", "9" * 40)
 
 
 # Exact money ------------------------------------------------------------------------------
@@ -359,3 +362,25 @@ def test_rule_files_that_cannot_be_read(tmp_path, text, message, command):
         "rules": ["rules", "show", str(path)],
     }[command]
     assert f"Error: {path}: {message}" in failed(*args)
+
+
+# Caches keyed by value ----------------------------------------------------------------------
+
+
+def test_switching_rule_sets_many_times_in_one_process():
+    """Royalties are cached by the table's value: rule sets made and dropped
+    again and again (Python reuses their addresses) never share an entry."""
+    import gc
+
+    from cpscore.deal import Entry, build_deal
+    from cpscore.rules import rules_from_toml
+
+    hands = [Entry("Amy", HANDS["Amy"], ""), Entry("Bob", HANDS["Bob"], "")]
+    for round in range(100):
+        quads = round % 7 + 1  # Amy's back is a full house; each rule set pays it differently
+        rules = rules_from_toml(f'preset = "ofc"\n[royalties.back]\nfull-house = {quads}\n', "house.toml")
+        result = settle(build_deal(hands, rules), rules)
+        amy_royalties = result.players[0].assessment.royalty_total
+        assert amy_royalties == 8 + quads  # front KK (8), middle two pair (0), back full house (the file)
+        del rules, result
+        gc.collect()
