@@ -1047,11 +1047,11 @@ def gen_add(rng: random.Random) -> Case:
             files[target] = "<dir>"
         elif special < 0.6:
             text, names = random_session_text(rng, files)
-            files["real.txt"] = text.encode()
+            files["real.txt"] = text.encode("utf-8", "surrogateescape")
             files[target] = "<symlink:real.txt>"
         else:
             text, names = random_session_text(rng, files)
-            files["real.txt"] = text.encode()
+            files["real.txt"] = text.encode("utf-8", "surrogateescape")
             files[target] = "<hardlink:real.txt>"
     # else: a new file
     groups: list[list[str]] = []
