@@ -44,7 +44,7 @@ WHOLE_DIGITS = 15
 #: ... and carry at most this many digits after the point.
 FRACTION_DIGITS = 30
 _LIMIT = 10**WHOLE_DIGITS
-_PLAIN = re.compile(r"([0-9]+)(?:\.([0-9]+))?", re.ASCII)
+_PLAIN = re.compile(r"([0-9]*)(?:\.([0-9]*))?", re.ASCII)  # "10", "0.5", ".5", "5."
 # Unambiguous (the digits after a point need the point), so matching is linear.
 _EXPONENT = re.compile(r"[+-]?(?:[0-9]+(?:\.[0-9]*)?|\.[0-9]+)[eE][+-]?[0-9]+", re.ASCII)
 _LONGEST = 2 + WHOLE_DIGITS + 1 + FRACTION_DIGITS + 40  # room for zeros and spaces; longer is refused unread
@@ -98,7 +98,7 @@ def parse_amount(written: str) -> Amount:
     if negative:
         body = body[1:]
     match = _PLAIN.fullmatch(body)
-    if match is None:
+    if match is None or not any(match.groups()):
         if _EXPONENT.fullmatch(written.strip()):
             from decimal import Decimal
 
@@ -108,9 +108,14 @@ def parse_amount(written: str) -> Amount:
             )
         raise AmountError(f"{shown(written)} is not a number: write an amount such as 10 or 0.5 (digits 0-9)")
     whole, fraction = match.groups()
+    whole = whole or "0"
     if len(whole.lstrip("0")) > WHOLE_DIGITS:
         raise AmountError(f"{shown(written)} is too large: amounts have at most {WHOLE_DIGITS} digits before the point")
     if fraction and len(fraction.rstrip("0")) > FRACTION_DIGITS:
+        if not whole.strip("0") and not fraction[:FRACTION_DIGITS].strip("0"):
+            raise AmountError(
+                f"{shown(written)} is too small: amounts have at most {FRACTION_DIGITS} digits after the point"
+            )
         raise AmountError(
             f"{shown(written)} has too many digits after the point: amounts have at most {FRACTION_DIGITS}"
         )

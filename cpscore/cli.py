@@ -61,12 +61,11 @@ def _warn(message: str, prefix: str = "Warning: ") -> None:
 
 
 def _show_error(error: click.ClickException) -> None:
-    """click's error output, with the message kept to one bounded line."""
+    """click's error output as one bounded line: a usage error points at the help."""
+    hint = ""
     if isinstance(error, click.UsageError) and error.ctx is not None:
-        context = error.ctx
-        click.echo(context.get_usage(), err=True)
-        click.echo(f"Try '{context.command_path} -h' for help.\n", err=True)
-    click.echo(f"Error: {bounded(error.format_message())}", err=True)
+        hint = f" (see '{error.ctx.command_path} -h')"
+    click.echo(f"Error: {bounded(error.format_message() + hint)}", err=True)
 
 
 FORMATS = ("table", "json", "csv")
@@ -192,23 +191,35 @@ def _load_pair_stakes(ctx: click.Context | None, param: click.Parameter | None, 
 
 def _pair_stakes(values: list[tuple[str, str]]):
     """Pair stakes from ``(A:B=AMOUNT, where)`` texts: the stakes, and where
-    each pair was given (for errors about its names)."""
+    each pair was given (for errors about its names).  A bad value given on
+    the command line is a bad option value; one from a session's header is an
+    error naming its line."""
     stakes: dict[frozenset[str], object] = {}
     places: dict[frozenset[str], str] = {}
     for value, where in values:
-        pair, equals, amount = value.partition("=")
-        a, colon, b = pair.partition(":")
-        a, b = a.strip(), b.strip()
-        if not (equals and colon and a and b):
-            raise click.BadParameter(f"{shown(value)} is not A:B=AMOUNT (for example Amy:Bob=100)")
-        if a == b:
-            raise click.BadParameter(f"{shown(value)} names {shown(a)} twice: a pair stake is between two players")
-        key = frozenset((a, b))
-        if key in stakes:
-            raise click.BadParameter(f"the pair {a[:40]}:{b[:40]} is given twice ({places[key]}; B:A is the same pair)")
-        stakes[key] = _parse_amount(amount, f"stake for {a[:40]}:{b[:40]}")
+        try:
+            key, amount = _pair_stake(value, stakes, places)
+        except click.BadParameter as error:
+            if where == "--pair-stake":
+                raise
+            raise InputError(f"{where} {error.message}") from None
+        stakes[key] = amount
         places[key] = where
     return stakes, places
+
+
+def _pair_stake(value: str, stakes, places):
+    pair, equals, amount = value.partition("=")
+    a, colon, b = pair.partition(":")
+    a, b = a.strip(), b.strip()
+    if not (equals and colon and a and b):
+        raise click.BadParameter(f"{shown(value)} is not A:B=AMOUNT (for example Amy:Bob=100)")
+    if a == b:
+        raise click.BadParameter(f"{shown(value)} names {shown(a)} twice: a pair stake is between two players")
+    key = frozenset((a, b))
+    if key in stakes:
+        raise click.BadParameter(f"the pair {a[:40]}:{b[:40]} is given twice ({places[key]}; B:A is the same pair)")
+    return key, _parse_amount(amount, f"stake for {a[:40]}:{b[:40]}")
 
 
 def _check_pair_players(places, players) -> None:
@@ -269,6 +280,8 @@ def _decode(data: bytes, source: str) -> str:
 
 def _stdin():
     """Standard input as a binary stream."""
+    if sys.stdin is None:
+        raise EnvironmentError_("stdin is closed: give the input as a file, or open stdin (< file)")
     return getattr(sys.stdin, "buffer", sys.stdin)
 
 
@@ -353,6 +366,10 @@ class _Commands(click.Group):
                 if standalone_mode:
                     sys.exit(2)
                 raise click.exceptions.Exit(2)
+        if sys.stdout is None or sys.stderr is None:  # started with >&- or 2>&-
+            if sys.stderr is not None:
+                sys.stderr.write("Error: stdout is closed: cpscore has nowhere to write\n")
+            sys.exit(1)
         _tolerant_streams()
         _NOTES.clear()
         if not standalone_mode:
@@ -408,7 +425,9 @@ def _is_text(argument: str) -> bool:
 
 def _tolerant_streams() -> None:
     """Output that the terminal's encoding cannot write (a name in cp1252) is
-    replaced by '?' rather than failing."""
+    replaced by '?' rather than failing; JSON writes such characters as \\u
+    escapes instead, so that no name is lost to a script."""
+    ascii_json = False
     for stream in (sys.stdout, sys.stderr):
         encoding = (getattr(stream, "encoding", None) or "").lower().replace("-", "").replace("_", "")
         if encoding and encoding not in ("utf8", "utf8sig") and hasattr(stream, "reconfigure"):
@@ -416,6 +435,11 @@ def _tolerant_streams() -> None:
                 stream.reconfigure(errors="replace")
             except (ValueError, OSError):  # pragma: no cover - a stream that cannot change
                 pass
+            ascii_json = ascii_json or stream is sys.stdout
+    if ascii_json or "cpscore.formatting" in sys.modules:  # JSON keeps every name, as \u escapes
+        from cpscore import formatting
+
+        formatting.ASCII_JSON[0] = ascii_json
 
 
 def _output_failure(error: OSError) -> click.exceptions.Exit | click.ClickException:
@@ -426,10 +450,14 @@ def _output_failure(error: OSError) -> click.exceptions.Exit | click.ClickExcept
     if error.errno == errno.EPIPE:
         _silence_stdout()
         return click.exceptions.Exit(141)
-    _silence_stdout()
-    if error.filename:
-        return EnvironmentError_(f"{error.filename}: {error.strerror or error}")
-    return EnvironmentError_(f"cannot write the output: {error.strerror or error}")
+    import traceback
+
+    writing = any(frame.name in ("echo", "write", "flush") for frame in traceback.extract_tb(error.__traceback__))
+    if writing:
+        _silence_stdout()
+        return EnvironmentError_(f"cannot write the output: {error.strerror or error}")
+    place = f"{error.filename}: " if error.filename else ""
+    return EnvironmentError_(f"cannot read the input: {place}{error.strerror or error}")
 
 
 def _silence_stdout() -> None:
@@ -570,6 +598,8 @@ def make_check() -> click.Command:
         from cpscore.scoring import check_hand
 
         rules = _apply_flags(rules, spade_bonus)
+        if playing and rules.fantasyland == "none":
+            raise click.BadParameter(f"has no effect: the {rules.id} rules have no Fantasyland", param_hint="'--fantasyland'")
         text = " ".join(hand)
         if text.strip() == "-":
             text = _read_stdin()
@@ -659,20 +689,8 @@ def _session_settings(source_path: str | None, header, rules_option, stake, pair
         places = {pair: "--pair-stake" for pair in pair_stakes}
     else:
         given = [(value, f"{line}: @pair-stake") for value, line in zip(header.pair_stakes, header.pair_where)]
-        try:
-            pair_stakes, places = _pair_stakes(given)
-        except click.BadParameter as error:
-            line = header.pair_where[min(len(header.pair_where) - 1, _failed_at(error, header.pair_stakes))]
-            raise InputError(f"{line}: @pair-stake {error.message}") from None
+        pair_stakes, places = _pair_stakes(given)
     return rules, stake, pair_stakes, places
-
-
-def _failed_at(error: click.BadParameter, values) -> int:
-    """Which of the header's pair stakes an error is about (its text is in the message)."""
-    for index, value in enumerate(values):
-        if shown(value) in error.message:
-            return index
-    return len(values) - 1
 
 
 def session_relative(session_path: str, rules_path: str) -> str:
@@ -776,6 +794,8 @@ def make_session() -> click.Command:
         gc.enable()  # a session may be long: normal collection from here on
 
         _check_explain(explain, fmt)
+        if explain and totals_only:
+            raise click.BadParameter("has no effect with --totals, which prints no deal", param_hint="'--explain'")
         _check_style(style, fmt)
         name = "stdin" if source == "-" else source
 
@@ -833,7 +853,7 @@ def make_session() -> click.Command:
                     for _ in each_deal(ledger, deals, first_pass=True):
                         pass
                 try:
-                    _check_pair_players(places, ledger.names.names())
+                    _check_pair_players(places, ledger.players())
                 except CpscoreError as error:
                     raise _InvalidDeals([str(error)]) from None
                 if totals_only:
@@ -930,14 +950,26 @@ def make_add() -> click.Command:
             chosen = _load_rules(click.get_current_context(), None, rules_text) if rules_text else None
             stored = _stored_rules_path(target, rules_text) if rules_text else None
             outcome: dict[str, object] = {}
-            rewrite(target, lambda current: _append(current, target, entries, chosen, stored, surrender, waive, new_player, outcome))
+            from cpscore.rules import is_rule_file
+
+            chosen_path = rules_text if rules_text and is_rule_file(rules_text) else None
+
+            def change(current):
+                return _append(current, target, entries, chosen, stored, surrender, waive, new_player, outcome, chosen_path)
+
+            rewrite(target, change)
         except CpscoreError as error:
             raise InputError(str(error)) from None
         except EnvironmentFailure as error:
             raise EnvironmentError_(str(error)) from None
         for warning in outcome["warnings"]:  # type: ignore[attr-defined]
             _warn(warning)
-        click.echo(f"added deal {outcome['number']} (line {outcome['line']}) to {target}: {outcome['summary']}")
+        report = f"added deal {outcome['number']} (line {outcome['line']}) to {target}: {outcome['summary']}"
+        try:
+            click.echo(report)
+        except OSError as error:  # the deal is in the file: say so, so that nobody adds it again
+            _silence_stdout()
+            raise EnvironmentError_(f"{report}; but this line could not be printed: {error.strerror}") from None
 
     return add
 
@@ -961,12 +993,14 @@ def _stored_rules_path(target: str, rules_text: str) -> str:
     folder = os.path.dirname(os.path.realpath(target))
     path = os.path.realpath(rules_text)
     try:
-        return os.path.relpath(path, folder)
+        stored = os.path.relpath(path, folder)
     except ValueError:  # another drive (Windows): only an absolute path will do
         return path
+    # Written so that it is read as a file again, never as a preset's name.
+    return stored if is_rule_file(stored) else os.path.join(".", stored)
 
 
-def _append(current, target, entries, chosen, stored, surrender, waive, new_player, outcome) -> bytes:
+def _append(current, target, entries, chosen, stored, surrender, waive, new_player, outcome, chosen_path=None) -> bytes:
     """The session file's new bytes, with the deal appended: run under the
     file's lock, on its current contents.  Refuses what ``session`` could not
     read back the same."""
@@ -1010,7 +1044,7 @@ def _append(current, target, entries, chosen, stored, surrender, waive, new_play
     newline = "\r\n" if "\r\n" in existing else "\n"
     lines = deal_lines(deal)
     text, line = appended(existing, lines, [f"@rules {stored}"] if stored else [], newline)
-    _check_reads_back(text, target, deal, stored, count + 1)
+    _check_reads_back(text, target, deal, stored, count + 1, chosen_path)
     outcome.update(
         number=count + 1,
         line=line,
@@ -1020,11 +1054,12 @@ def _append(current, target, entries, chosen, stored, surrender, waive, new_play
     return bom + text.encode("utf-8")
 
 
-def _check_reads_back(text: str, target: str, deal, stored: str | None, number: int) -> None:
+def _check_reads_back(text: str, target: str, deal, stored: str | None, number: int, chosen_path=None) -> None:
     """The new file must read back as ``session`` reads it: the same header
     and, as its last deal, this deal with the same names and hands."""
     from cpscore.deal import build_deal
     from cpscore.errors import DealError
+    from cpscore.rules import is_rule_file
     from cpscore.session import read_session
     from cpscore.textio import split_lines
 
@@ -1034,6 +1069,9 @@ def _check_reads_back(text: str, target: str, deal, stored: str | None, number: 
         pass
     if stored is not None and header.rules != stored:
         raise DealError(f"the rules path {shown(stored, 60)} cannot be written in a session header (no '#' or newline)")
+    if stored is not None and is_rule_file(stored) and chosen_path is not None:
+        if os.path.realpath(session_relative(target, stored)) != os.path.realpath(chosen_path):
+            raise DealError(f"the rules path {shown(stored, 60)} would not lead back to {shown(chosen_path, 60)}")
     try:
         again = build_deal(last.entries) if last and not last.error else None
     except DealError:

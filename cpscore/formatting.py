@@ -205,6 +205,17 @@ def json_text(value: object, indent: int = 0, compact: bool = False) -> str:
     raise TypeError(f"cannot write {kind.__name__} as JSON")
 
 
+#: [True] when the output cannot carry every character (a cp1252 terminal):
+#: JSON then writes non-ASCII characters as \\u escapes, so no name is lost.
+ASCII_JSON = [False]
+
+
+def _u_escapes(char: str) -> str:
+    """``\\uXXXX`` (a surrogate pair above U+FFFF)."""
+    data = char.encode("utf-16-be", "surrogatepass")
+    return "".join(f"\\u{data[i:i + 2].hex()}" for i in range(0, len(data), 2))
+
+
 _JSON_ESCAPES = {'"': '\\"', "\\": "\\\\", "\n": "\\n", "\r": "\\r", "\t": "\\t"}
 
 
@@ -215,7 +226,7 @@ def _json_string(text: str) -> str:
     >>> print(_json_string('Amy "A" \\ \x01'))
     "Amy \"A\" \\ \u0001"
     """
-    if text.isprintable() and '"' not in text and "\\" not in text:
+    if text.isprintable() and '"' not in text and "\\" not in text and (text.isascii() or not ASCII_JSON[0]):
         return f'"{text}"'  # nearly every string: cards, names, categories
     out = []
     for char in text:
@@ -223,6 +234,8 @@ def _json_string(text: str) -> str:
             out.append(_JSON_ESCAPES[char])
         elif char < " ":
             out.append(f"\\u{ord(char):04x}")
+        elif ASCII_JSON[0] and not char.isascii():
+            out.append(_u_escapes(char))
         else:
             out.append(char)
     return '"' + "".join(out) + '"'

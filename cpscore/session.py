@@ -29,7 +29,7 @@ from __future__ import annotations
 from collections.abc import Collection, Iterable, Iterator, Mapping
 
 from cpscore.amounts import Amount
-from cpscore.deal import Deal, Entry, Names, build_deal, check_name, quick_hands
+from cpscore.deal import Deal, Entry, Names, build_deal, check_name, look_alike, owner, quick_hands
 from cpscore.errors import CpscoreError, DealError, shown
 from cpscore.naturals import might_make
 from cpscore.records import Record
@@ -286,14 +286,23 @@ class Ledger:
         # in a row): True when that deal will be their repeat.
         self.fantasyland: dict[str, bool] = {}
         self.race = Race(race, {}, None, None) if race else None
-        self.names = Names()  # every name met, to refuse one written two ways
+        self.owners = Names()  # every player of a settled deal, to refuse one written two ways
         self.warnings: list[str] = []  # what deals asked for to no effect; the caller takes them
 
     def _check_names(self, text: DealText) -> None:
+        """The deal's players must not be other spellings of earlier players
+        (checked on owners: ``amy`` against ``Amy[1]`` too)."""
         if text.error is not None:
             raise DealError(text.error)
         for entry in text.entries:
-            self.names.check(entry.name, entry.where)
+            other = self.owners.alike(owner(entry.name, entry.where))
+            if other is not None:
+                raise DealError(look_alike(owner(entry.name), entry.where, *other))
+
+    def _remember(self, text: DealText) -> None:
+        """A deal settled: its players are the session's (a skipped deal's are not)."""
+        for entry in text.entries:
+            self.owners.check(owner(entry.name), entry.where)
 
     def players(self) -> list[str]:
         """Every player met so far, in order of first appearance."""
@@ -330,6 +339,7 @@ class Ledger:
             ],
             text.number,
         )
+        self._remember(text)
         running = {name: (self.units[name], self.money[name]) for name in self.units}
         return DealResult(text.number, text.line, settlement, running, points)
 
@@ -345,6 +355,7 @@ class Ledger:
         if quick is None:
             self.add(text, source)  # checks the names again: harmless
             return
+        self._remember(text)
         self._record(
             zip(quick.names, quick.units, quick.money),
             zip(quick.names, quick.fantasyland),
@@ -456,7 +467,7 @@ def deal_lines(deal: Deal) -> list[str]:
 
 
 def appended(existing: str, lines: list[str], header: Collection[str] = (), newline: str = "\n") -> tuple[str, int]:
-    """``existing`` session text with a deal's ``lines`` (and, for a new file,
+    r"""``existing`` session text with a deal's ``lines`` (and, for a new file,
     ``header`` lines) appended after a blank line, and the line number the
     deal starts at.
 

@@ -56,38 +56,60 @@ def decode(data: bytes, source: str) -> str:
 
 
 def split_lines(text: str, source: str = "") -> Iterator[str]:
-    """The lines of ``text``, split on ``\\n`` only (a trailing ``\\r`` dropped),
-    each at most :data:`MAX_LINE` characters."""
-    pieces = text.split("\n")
+    """The lines of ``text``, split at ``\n``, ``\r\n`` or ``\r`` (as Python
+    reads text files; not at U+2028 and the other separators ``str.splitlines``
+    knows, which stay in the line), each at most :data:`MAX_LINE` characters."""
+    import re
+
+    pieces = re.split("\r\n|\r|\n", text)
     if pieces[-1] == "":
         pieces.pop()  # the end of the last line, not a line
     for number, line in enumerate(pieces, start=1):
         if len(line) > MAX_LINE:
             raise DealError(_too_long(source, number, len(line)))
-        yield line[:-1] if line.endswith("\r") else line
+        yield line
 
 
 def _too_long(source: str, number: int, size: int | None) -> str:
     where = f"{source}, line {number}" if source else f"line {number}"
-    length = f"{size:,} characters" if size is not None else f"over {MAX_LINE:,} bytes"
+    length = f"{size:,} characters" if size is not None else f"over {MAX_LINE:,} characters"
     return f"{where}: the line is {length} long: a line is at most {MAX_LINE:,} (a hand takes about 60)"
 
 
 def read_lines(file: BinaryIO, source: str) -> Iterator[str]:
-    """The decoded lines of a binary file as it is read (streaming), a BOM
-    dropped from the first; errors name the line."""
-    number = 0
-    while True:
-        raw = file.readline(MAX_LINE + 1)
-        if not raw:
-            return
-        number += 1
-        if len(raw) > MAX_LINE and not raw.endswith(b"\n"):
-            raise DealError(_too_long(source, number, None))
+    """The decoded lines of a seekable binary file as it is read (streaming),
+    split as :func:`split_lines` does, a BOM dropped; errors name the line."""
+    import io
+
+    start = file.read(2)
+    if start in (b"\xff\xfe", b"\xfe\xff"):
+        raise DealError(f"{source}: UTF-16 text, not UTF-8: save the file as UTF-8")
+    file.seek(-len(start), io.SEEK_CUR)
+    text = io.TextIOWrapper(file, encoding="utf-8", errors="surrogateescape", newline=None)  # type: ignore[arg-type]
+    try:
+        number = 0
+        while True:
+            line = text.readline(MAX_LINE + 1)
+            if not line:
+                return
+            number += 1
+            if len(line) > MAX_LINE and not line.endswith("\n"):
+                raise DealError(_too_long(source, number, None))
+            if number == 1 and line.startswith(_BOM):
+                line = line[1:]
+            line = line.removesuffix("\n")
+            if not line.isascii():
+                bad = next((i for i, char in enumerate(line) if "\udc80" <= char <= "\udcff"), None)
+                if bad is not None:
+                    byte = ord(line[bad]) - 0xDC00
+                    column = len(line[:bad].encode("utf-8", "surrogateescape")) + 1
+                    raise DealError(
+                        f"{source}, line {number}: not UTF-8 text (byte 0x{byte:02x} at column {column}): "
+                        "save the file as UTF-8"
+                    )
+            yield line
+    finally:
         try:
-            line = raw.decode("utf-8")
-        except UnicodeDecodeError:
-            raise _not_utf8(raw, source, number) from None
-        if number == 1 and line.startswith(_BOM):
-            line = line[1:]
-        yield line.rstrip("\n").removesuffix("\r")
+            text.detach()  # the caller's file stays open
+        except ValueError:  # the caller closed it first: nothing to keep open
+            pass

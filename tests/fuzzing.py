@@ -1488,14 +1488,9 @@ def caught_internal_error(exception: BaseException | None) -> BaseException | No
 
 def _bad_lines(stderr: str) -> list[str]:
     lines = stderr.splitlines()
-    has_usage = any(line.startswith("Usage: ") for line in lines)
-    bad = []
-    for line in lines:
-        if line.startswith("Error: "):
-            continue
-        if has_usage and (line.startswith(("Usage: ", "Try ")) or line == ""):
-            continue
-        bad.append(line)
+    bad = [line for line in lines if not line.startswith("Error: ")]
+    if not bad and len(lines) > 1 and not all(" deal " in line or ", line " in line for line in lines):
+        bad = lines[1:]  # one error line; only a session lists several invalid deals, each with its place
     return bad
 
 

@@ -234,7 +234,7 @@ def test_a_huge_line_is_refused_unread(tmp_path):
     with open(path, "w") as file:
         file.write("Amy: " + "AhKd" * 2_000_000 + "\n")  # 8 MB on one line
     assert failed("session", str(path)) == (
-        f"Error: {path}, line 1: the line is over 4,096 bytes long: a line is at most 4,096 (a hand takes about 60)\n"
+        f"Error: {path}, line 1: the line is over 4,096 characters long: a line is at most 4,096 (a hand takes about 60)\n"
     )
     assert "the line is 8,000,005 characters long" in failed("score", str(path))
     assert "the hand is 8,000,000 characters long" in failed("score", "Amy=" + "AhKd" * 2_000_000, BOB)
@@ -384,3 +384,85 @@ def test_switching_rule_sets_many_times_in_one_process():
         assert amy_royalties == 8 + quads  # front KK (8), middle two pair (0), back full house (the file)
         del rules, result
         gc.collect()
+
+
+# Found in review --------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(("written", "amount"), [(".5", Decimal("0.5")), ("5.", 5), ("0.50", Decimal("0.50"))])
+def test_stakes_with_a_bare_point(written, amount):
+    assert parse_amount(written) == amount
+
+
+def test_tiny_stakes_are_too_small():
+    assert "is too small" in failed("score", AMY, BOB, "--stake", "0." + "0" * 30 + "1")
+
+
+def test_files_with_cr_line_ends(tmp_path):
+    path = tmp_path / "mac.txt"
+    path.write_bytes(deal("Amy", "Bob").replace("\n", "\r").encode())
+    assert run("score", str(path)).stdout == run("score", AMY, BOB).stdout
+    assert "Bob pays Amy 2" in run("session", str(path), "--totals").stdout
+
+
+def test_criss_cross_pair_stakes_and_look_alikes_in_a_session(tmp_path):
+    three = f"Amy[1]: {HANDS['Amy']}\nAmy[2]: {HANDS['Bob']}\nBob: {HANDS['Cy']}\n"
+    path = session_file(tmp_path, "@pair-stake Amy:Bob=100\n\n" + three)
+    result = run("session", str(path), "--totals", "--format", "json")
+    assert result.exit_code == 0, result.stderr
+    totals = {t["name"]: (t["units"], t["amount"]) for t in json.loads(result.stdout)["totals"]}
+    assert totals["Amy"][0] != 0 and totals["Amy"][1] == 100 * totals["Amy"][0]  # the stake covers both hands
+    path = session_file(tmp_path, three + "\n" + deal("Amy", "Bob", Amy="amy"))
+    assert "player 'amy' and player 'Amy'" in failed("session", str(path))
+
+
+def test_header_pair_stake_errors_name_their_own_line(tmp_path):
+    path = session_file(tmp_path, "@pair-stake Amy:Bob=x\n@pair-stake Amy:Cy=10\n\n" + deal("Amy", "Bob"))
+    assert failed("session", str(path)).startswith(f"Error: {path}, line 1: @pair-stake stake for Amy:Bob 'x'")
+
+
+def test_a_skipped_deal_seats_nobody(tmp_path):
+    bad = f"Zed: {HANDS['Amy']}\nBob: Xx\n"
+    path = session_file(tmp_path, "@pair-stake Amy:Zed=100\n\n" + bad + "\n" + deal("Amy", "Bob"))
+    assert "@pair-stake names 'Zed', who does not play (players: Amy, Bob)" in failed(
+        "session", str(path), "--skip-invalid"
+    )
+
+
+def test_options_without_effect_on_check_and_session(tmp_path):
+    assert "'--fantasyland': has no effect: the 2-4 rules have no Fantasyland" in failed(
+        "check", "--fantasyland", HANDS["Amy"]
+    )
+    path = session_file(tmp_path, deal("Amy", "Bob"))
+    assert "'--explain': has no effect with --totals" in failed("session", str(path), "--totals", "--explain")
+
+
+def test_add_stores_a_rule_path_that_reads_back_as_a_file(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "s").mkdir()
+    (tmp_path / "s" / "ofc").write_text('preset = "1-6"\n')  # a rule file named like a preset
+    assert run("add", "s/n.txt", "--rules", "s/ofc", AMY, BOB).exit_code == 0
+    assert (tmp_path / "s" / "n.txt").read_text().startswith("@rules ./ofc\n")
+    assert "Bob pays Amy 1" in run("session", "s/n.txt", "--totals").stdout  # 1-6, not the ofc preset
+
+
+def test_closed_streams_are_environment_failures():
+    result = subprocess.run(
+        [sys.executable, "-m", "cpscore", "score", "-"], stdin=subprocess.DEVNULL, capture_output=True, timeout=60
+    )
+    assert result.returncode == 2  # an empty stdin: no players
+    closed = subprocess.run(
+        ["sh", "-c", f"'{sys.executable}' -m cpscore score - <&-"], capture_output=True, timeout=60
+    )
+    assert (closed.returncode, closed.stderr) == (1, b"Error: stdin is closed: give the input as a file, or open stdin (< file)\n")
+    closed = subprocess.run(
+        ["sh", "-c", f"'{sys.executable}' -m cpscore score '{AMY}' '{BOB}' >&-"], capture_output=True, timeout=60
+    )
+    assert (closed.returncode, closed.stderr) == (1, b"Error: stdout is closed: cpscore has nowhere to write\n")
+
+
+def test_json_keeps_names_the_terminal_cannot_encode():
+    environment = {**os.environ, "PYTHONIOENCODING": "cp1252"}
+    result = cpscore("score", "Nguy\u1ec5n=" + HANDS["Amy"], BOB, "--format", "json", env=environment)
+    assert b'"name": "Nguy\\u1ec5n"' in result.stdout
+    assert json.loads(result.stdout)["players"][0]["name"] == "Nguy\u1ec5n"

@@ -90,6 +90,8 @@ def test_the_check_catches_broken_promises():
     assert check("score", 0, b"table\n", b"", None) is None
     assert check("score", 2, b"", b"Error: bad card\n", SystemExit(2)) is None
     usage = b"Usage: cpscore score [OPTIONS]\nTry 'cpscore score -h' for help.\n\nError: No such option: --x\n"
+    assert check("score", 2, b"", usage, SystemExit(2)) is not None  # one line, no usage text
+    usage = b"Error: No such option: --x (see 'cpscore score -h')\n"
     assert check("score", 2, b"", usage, SystemExit(2)) is None
     assert check("score", 1, b"", b"", KeyError("x")).key.startswith("KeyError")
     assert check("score", 3, b"", b"Error: x\n", SystemExit(3)).key.startswith("exit code 3")
