@@ -306,7 +306,9 @@ def _read_file(path: str, what: str, hint: str = "") -> str:
         with open(path, "rb") as file:
             data = _read_bytes(file, f"{what} {shown(path, 60)}")
     except FileNotFoundError:
-        raise InputError(f"cannot read {what} {shown(path, 60)}: no such file" + (f" ({hint})" if hint else "")) from None
+        raise InputError(
+            f"cannot read {what} {shown(path, 60)}: no such file" + (f" ({hint})" if hint else "")
+        ) from None
     except OSError as error:
         raise InputError(f"cannot read {what} {shown(path, 60)}: {error.strerror or error}") from None
     return _decode(data, path)
@@ -405,7 +407,6 @@ class _Commands(click.Group):
             raise _internal_error(error) from None
         finally:
             gc.enable()
-
 
     def get_command(self, ctx: click.Context, name: str) -> click.Command | None:
         if name not in self.commands and name in self.factories:
@@ -599,7 +600,9 @@ def make_check() -> click.Command:
 
         rules = _apply_flags(rules, spade_bonus)
         if playing and rules.fantasyland == "none":
-            raise click.BadParameter(f"has no effect: the {rules.id} rules have no Fantasyland", param_hint="'--fantasyland'")
+            raise click.BadParameter(
+                f"has no effect: the {rules.id} rules have no Fantasyland", param_hint="'--fantasyland'"
+            )
         text = " ".join(hand)
         if text.strip() == "-":
             text = _read_stdin()
@@ -663,19 +666,17 @@ def _session_settings(source_path: str | None, header, rules_option, stake, pair
     """Rules and stakes: the command line wins over the session's header.
     Returns (rules, stake, pair stakes, where each pair stake was given);
     errors name the header line."""
-    from cpscore.errors import RulesError
-    from cpscore.rules import get_rules, is_rule_file, load_rules_file
+    from cpscore.errors import CpscoreError
+    from cpscore.rules import get_rules
+    from cpscore.session import header_rules
 
     where = header.where
     rules = rules_option
-    if rules is None and header.rules:
-        name = header.rules
-        if is_rule_file(name) and source_path:
-            name = session_relative(source_path, name)
+    if rules is None:
         try:
-            rules = load_rules_file(name) if is_rule_file(name) else get_rules(name)
-        except RulesError as error:
-            raise InputError(f"{where['rules']}: @rules: {error}") from None
+            rules = header_rules(header, source_path)
+        except CpscoreError as error:
+            raise InputError(str(error)) from None
     try:
         rules = _apply_flags(rules or get_rules("2-4"), spade_bonus)
     except click.BadParameter as error:
@@ -691,16 +692,6 @@ def _session_settings(source_path: str | None, header, rules_option, stake, pair
         given = [(value, f"{line}: @pair-stake") for value, line in zip(header.pair_stakes, header.pair_where)]
         pair_stakes, places = _pair_stakes(given)
     return rules, stake, pair_stakes, places
-
-
-def session_relative(session_path: str, rules_path: str) -> str:
-    """A rule path written in a session file is relative to the folder of the
-    file itself (a symlink's target), wherever the command runs."""
-    import os.path
-
-    if os.path.isabs(rules_path):
-        return rules_path
-    return os.path.join(os.path.dirname(os.path.realpath(session_path)), rules_path)
 
 
 def _load_rules_or_none(ctx: click.Context, param: click.Parameter, value: str | None):
@@ -742,7 +733,9 @@ def _spooled(source: str):
         shutil.copyfileobj(stream, spool, 1 << 20)
     except OSError as error:
         spool.close()
-        raise EnvironmentError_(f"cannot keep a copy of {'stdin' if source == '-' else source}: {error.strerror}") from None
+        raise EnvironmentError_(
+            f"cannot keep a copy of {'stdin' if source == '-' else source}: {error.strerror}"
+        ) from None
     finally:
         if source != "-":
             stream.close()
@@ -942,29 +935,24 @@ def make_add() -> click.Command:
 
             cpscore add night.txt "Amy=Ks Kd 4c / ..." "Bob=..." "Cy=..."
         """
+        from cpscore.amounts import signed
         from cpscore.errors import CpscoreError, EnvironmentFailure
         from cpscore.safefile import rewrite
+        from cpscore.session import Append
 
         try:
             entries = _add_entries(hands)
             chosen = _load_rules(click.get_current_context(), None, rules_text) if rules_text else None
-            stored = _stored_rules_path(target, rules_text) if rules_text else None
-            outcome: dict[str, object] = {}
-            from cpscore.rules import is_rule_file
-
-            chosen_path = rules_text if rules_text and is_rule_file(rules_text) else None
-
-            def change(current):
-                return _append(current, target, entries, chosen, stored, surrender, waive, new_player, outcome, chosen_path)
-
-            rewrite(target, change)
+            append = Append(target, entries, chosen, rules_text, surrender, waive, new_player)
+            rewrite(target, append)
         except CpscoreError as error:
             raise InputError(str(error)) from None
         except EnvironmentFailure as error:
             raise EnvironmentError_(str(error)) from None
-        for warning in outcome["warnings"]:  # type: ignore[attr-defined]
+        for warning in append.warnings:
             _warn(warning)
-        report = f"added deal {outcome['number']} (line {outcome['line']}) to {target}: {outcome['summary']}"
+        summary = ", ".join(f"{owner.name} {signed(owner.units)}" for owner in append.settlement.owners)
+        report = f"added deal {append.number} (line {append.line}) to {target}: {summary}"
         try:
             click.echo(report)
         except OSError as error:  # the deal is in the file: say so, so that nobody adds it again
@@ -980,107 +968,6 @@ def _add_entries(hands):
     if hands:
         return [entry_from_argument(hand) for hand in hands]
     return entries_from_text(_read_stdin(), "stdin")
-
-
-def _stored_rules_path(target: str, rules_text: str) -> str:
-    """What ``add --rules`` writes in the @rules header: a preset's name, or
-    the rule file's path relative to the session file's folder (where
-    ``session`` looks for it), whatever folder the command runs in."""
-    from cpscore.rules import is_rule_file
-
-    if not is_rule_file(rules_text):
-        return rules_text
-    folder = os.path.dirname(os.path.realpath(target))
-    path = os.path.realpath(rules_text)
-    try:
-        stored = os.path.relpath(path, folder)
-    except ValueError:  # another drive (Windows): only an absolute path will do
-        return path
-    # Written so that it is read as a file again, never as a preset's name.
-    return stored if is_rule_file(stored) else os.path.join(".", stored)
-
-
-def _append(current, target, entries, chosen, stored, surrender, waive, new_player, outcome, chosen_path=None) -> bytes:
-    """The session file's new bytes, with the deal appended: run under the
-    file's lock, on its current contents.  Refuses what ``session`` could not
-    read back the same."""
-    from cpscore.amounts import signed
-    from cpscore.deal import Names, build_deal, look_alike, named_player
-    from cpscore.errors import DealError
-    from cpscore.scoring import settle
-    from cpscore.session import appended, deal_lines, read_session, refuse_fantasyland_markers
-    from cpscore.textio import decode, split_lines
-
-    bom = b"\xef\xbb\xbf" if current and current.startswith(b"\xef\xbb\xbf") else b""
-    existing = decode(current or b"", target)
-    header, deals = read_session(split_lines(existing, target), target)
-    known = Names()
-    count = 0
-    for deal in deals:
-        count += 1
-        if deal.error:
-            raise DealError(f"{deal.error}; fix the session file before adding to it")
-        for entry in deal.entries:
-            known.check(entry.name, entry.where)
-    if stored is not None and existing.strip():
-        raise DealError(f"{target} already exists: --rules only starts a new session file (its @rules header)")
-    session_rules = _session_settings(target, header, chosen, None, (), False)[0]
-    refuse_fantasyland_markers(entries)
-    names = [entry.name for entry in entries]
-    joining = {named_player(name, names, "--new-player") for name in new_player}
-    warnings = [f"--new-player {name}: {name} has played in {target} already" for name in joining if name in known]
-    for entry in entries:
-        if count and entry.name not in known:
-            other = known.alike(entry.name)  # another spelling of a player: refused, even with --new-player
-            if other is not None:
-                raise DealError(look_alike(entry.name, entry.where or "the new deal", *other))
-            if entry.name not in joining:
-                raise DealError(
-                    f"{shown(entry.name)} has not played in {target} (players: {', '.join(known.names())}); "
-                    f"check the name, or pass --new-player {shown(entry.name)}"
-                )
-    deal = build_deal(entries, session_rules, surrender, waive)
-    result = settle(deal, session_rules)
-    newline = "\r\n" if "\r\n" in existing else "\n"
-    lines = deal_lines(deal)
-    text, line = appended(existing, lines, [f"@rules {stored}"] if stored else [], newline)
-    _check_reads_back(text, target, deal, stored, count + 1, chosen_path)
-    outcome.update(
-        number=count + 1,
-        line=line,
-        summary=", ".join(f"{owner.name} {signed(owner.units)}" for owner in result.owners),
-        warnings=warnings + list(result.warnings),
-    )
-    return bom + text.encode("utf-8")
-
-
-def _check_reads_back(text: str, target: str, deal, stored: str | None, number: int, chosen_path=None) -> None:
-    """The new file must read back as ``session`` reads it: the same header
-    and, as its last deal, this deal with the same names and hands."""
-    from cpscore.deal import build_deal
-    from cpscore.errors import DealError
-    from cpscore.rules import is_rule_file
-    from cpscore.session import read_session
-    from cpscore.textio import split_lines
-
-    header, deals = read_session(split_lines(text, target), target)
-    last = None
-    for last in deals:
-        pass
-    if stored is not None and header.rules != stored:
-        raise DealError(f"the rules path {shown(stored, 60)} cannot be written in a session header (no '#' or newline)")
-    if stored is not None and is_rule_file(stored) and chosen_path is not None:
-        if os.path.realpath(session_relative(target, stored)) != os.path.realpath(chosen_path):
-            raise DealError(f"the rules path {shown(stored, 60)} would not lead back to {shown(chosen_path, 60)}")
-    try:
-        again = build_deal(last.entries) if last and not last.error else None
-    except DealError:
-        again = None
-    same = again is not None and last.number == number and [
-        (seat.name, seat.hand, seat.cards, seat.surrendered, seat.waive) for seat in again.seats
-    ] == [(seat.name, seat.hand, seat.cards, seat.surrendered, seat.waive) for seat in deal.seats]
-    if not same:
-        raise DealError(f"the deal would not read back the same from {target}; it was not added")
 
 
 @main.lazy

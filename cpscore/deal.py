@@ -98,9 +98,7 @@ def check_name(name: str, where: str = "") -> str:
         raise DealError(f"{prefix}a player name is missing (write NAME: HAND)")
     bad = [char for char in FORBIDDEN_IN_NAMES if char in name]
     if bad:
-        raise DealError(
-            f"{prefix}player name {shown(name)} contains {bad[0]!r}: names cannot contain any of = : / # |"
-        )
+        raise DealError(f"{prefix}player name {shown(name)} contains {bad[0]!r}: names cannot contain any of = : / # |")
     if not name.replace(" ", "").isprintable():
         hidden = next(char for char in name if char != " " and not char.isprintable())
         raise DealError(
@@ -316,7 +314,9 @@ def build_deal(
         seat = _seat(entry, prefix, flags)
         owners.check(seat.owner, entry.where)
         if seat.fantasyland and rules and rules.fantasyland == "none":
-            raise DealError(f"{prefix}{entry.name}: the fantasyland marker has no effect: the {rules.id} rules have no Fantasyland")
+            raise DealError(
+                f"{prefix}{entry.name}: the fantasyland marker has no effect: the {rules.id} rules have no Fantasyland"
+            )
         seats.append(seat)
     codes = [card.code for seat in seats for card in seat.cards]
     if len(set(codes)) != len(codes):
@@ -327,14 +327,15 @@ def build_deal(
         extra = entries[min(len(entries), max_players + 1) - 1] if entries else None
         place = where or (extra.where if extra else "")
         raise DealError(
-            (f"{place}: " if place else "")
-            + f"{len(seats)} {noun}{'s' if len(seats) != 1 else ''} in the deal: "
+            (f"{place}: " if place else "") + f"{len(seats)} {noun}{'s' if len(seats) != 1 else ''} in the deal: "
             f"a deal has {MIN_PLAYERS} to {max_players} {noun}s"
             + (f" under the {rules.id} rules" if rules and max_players < 4 else "")
         )
     if len({seat.owner for seat in seats}) < 2:
         place = where or entries[0].where
-        raise DealError(f"{place + ': ' if place else ''}every hand in the deal belongs to one player: a deal needs at least two players")
+        raise DealError(
+            f"{place + ': ' if place else ''}every hand in the deal belongs to one player: a deal needs at least two players"
+        )
     return Deal(tuple(seats))
 
 

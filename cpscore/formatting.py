@@ -213,7 +213,7 @@ ASCII_JSON = [False]
 def _u_escapes(char: str) -> str:
     """``\\uXXXX`` (a surrogate pair above U+FFFF)."""
     data = char.encode("utf-16-be", "surrogatepass")
-    return "".join(f"\\u{data[i:i + 2].hex()}" for i in range(0, len(data), 2))
+    return "".join(f"\\u{data[i : i + 2].hex()}" for i in range(0, len(data), 2))
 
 
 _JSON_ESCAPES = {'"': '\\"', "\\": "\\\\", "\n": "\\n", "\r": "\\r", "\t": "\\t"}

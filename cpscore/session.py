@@ -103,7 +103,9 @@ def read_session(lines: Iterable[str], source: str) -> tuple[Header, Iterator[De
         value = value.strip()
         where = f"{source}, line {number}"
         if key not in HEADER_KEYS:
-            raise DealError(f"{where}: unknown header @{key if len(key) <= 20 else shown(key)} (headers: @rules, @stake, @pair-stake)")
+            raise DealError(
+                f"{where}: unknown header @{key if len(key) <= 20 else shown(key)} (headers: @rules, @stake, @pair-stake)"
+            )
         if not value:
             raise DealError(f"{where}: @{key} needs a value")
         if key == "pair-stake":
@@ -484,3 +486,145 @@ def appended(existing: str, lines: list[str], header: Collection[str] = (), newl
     start = text.count("\n") + 1
     text += newline.join(lines) + newline
     return text, start
+
+
+# Rule paths and safe appends ------------------------------------------------------------
+
+
+def session_relative(session_path: str, rules_path: str) -> str:
+    """A rule path written in a session file is relative to the folder of the
+    file itself (a symlink's target), wherever the command runs."""
+    import os.path
+
+    if os.path.isabs(rules_path):
+        return rules_path
+    return os.path.join(os.path.dirname(os.path.realpath(session_path)), rules_path)
+
+
+def header_rules(header: Header, source_path: str | None) -> RuleSet | None:
+    """The rule set a session's ``@rules`` header names (None: no header);
+    errors name the header's line."""
+    from cpscore.errors import RulesError
+    from cpscore.rules import get_rules, is_rule_file, load_rules_file
+
+    if not header.rules:
+        return None
+    name = header.rules
+    if is_rule_file(name) and source_path:
+        name = session_relative(source_path, name)
+    try:
+        return load_rules_file(name) if is_rule_file(name) else get_rules(name)
+    except RulesError as error:
+        raise RulesError(f"{header.where['rules']}: @rules: {error}") from None
+
+
+def stored_rules_path(target: str, rules_text: str) -> str:
+    """What a new session's ``@rules`` header says for ``--rules``: a preset's
+    name, or the rule file's path relative to the session file's folder (where
+    :func:`header_rules` looks for it), written so that it reads as a file."""
+    import os.path
+
+    from cpscore.rules import is_rule_file
+
+    if not is_rule_file(rules_text):
+        return rules_text
+    folder = os.path.dirname(os.path.realpath(target))
+    path = os.path.realpath(rules_text)
+    try:
+        stored = os.path.relpath(path, folder)
+    except ValueError:  # another drive (Windows): only an absolute path will do
+        return path
+    return stored if is_rule_file(stored) else os.path.join(".", stored)
+
+
+class Append:
+    """One deal appended to a session file: called with the file's current
+    bytes (None: a new file) under the file's lock (:func:`cpscore.safefile.rewrite`),
+    it checks the deal against the file's rules and players and returns the
+    new bytes.  It refuses what :func:`read_session` would not read back the
+    same.  Afterwards it holds the deal's number, first line, settlement and
+    warnings."""
+
+    def __init__(self, target, entries, rules, rules_text, surrender=(), waive=(), new_player=()) -> None:
+        self.target, self.entries, self.rules = target, list(entries), rules
+        self.rules_text = rules_text
+        self.stored = stored_rules_path(target, rules_text) if rules_text else None
+        self.surrender, self.waive, self.new_player = surrender, waive, new_player
+        self.number = self.line = 0
+        self.settlement: Settlement | None = None
+        self.warnings: list[str] = []
+
+    def __call__(self, current: bytes | None) -> bytes:
+        from cpscore.deal import named_player
+        from cpscore.rules import get_rules
+        from cpscore.textio import decode, split_lines
+
+        target = self.target
+        bom = b"\xef\xbb\xbf" if current and current.startswith(b"\xef\xbb\xbf") else b""
+        existing = decode(current or b"", target)
+        header, deals = read_session(split_lines(existing, target), target)
+        known = Names()
+        count = 0
+        for deal in deals:
+            count += 1
+            if deal.error:
+                raise DealError(f"{deal.error}; fix the session file before adding to it")
+            for entry in deal.entries:
+                known.check(owner(entry.name), entry.where)
+        if self.stored is not None and existing.strip():
+            raise DealError(f"{target} already exists: --rules only starts a new session file (its @rules header)")
+        rules = self.rules or header_rules(header, target) or get_rules("2-4")
+        refuse_fantasyland_markers(self.entries)
+        names = [entry.name for entry in self.entries]
+        joining = {named_player(name, names, "--new-player") for name in self.new_player}
+        warnings = [f"--new-player {name}: {name} has played in {target} already" for name in joining if name in known]
+        for entry in self.entries:
+            player = owner(entry.name)
+            if count and player not in known:
+                other = known.alike(player)  # another spelling of a player: refused, even with --new-player
+                if other is not None:
+                    raise DealError(look_alike(player, entry.where or "the new deal", *other))
+                if entry.name not in joining and player not in joining:
+                    raise DealError(
+                        f"{shown(entry.name)} has not played in {target} (players: {', '.join(known.names())}); "
+                        f"check the name, or pass --new-player {shown(entry.name)}"
+                    )
+        deal = build_deal(self.entries, rules, self.surrender, self.waive)
+        settlement = settle(deal, rules)
+        newline = "\r\n" if "\r\n" in existing else "\n"
+        text, line = appended(existing, deal_lines(deal), [f"@rules {self.stored}"] if self.stored else [], newline)
+        self._check_reads_back(text, deal, count + 1)
+        self.number, self.line, self.settlement = count + 1, line, settlement
+        self.warnings = warnings + list(settlement.warnings)
+        return bom + text.encode("utf-8")
+
+    def _check_reads_back(self, text: str, deal: Deal, number: int) -> None:
+        """The new file must read back as ``session`` reads it: the same header
+        (a rule path leading to the same file) and, as its last deal, this deal."""
+        import os.path
+
+        from cpscore.rules import is_rule_file
+        from cpscore.textio import split_lines
+
+        header, deals = read_session(split_lines(text, self.target), self.target)
+        last = None
+        for read in deals:
+            last = read
+        stored = self.stored
+        if stored is not None and header.rules != stored:
+            raise DealError(f"the rules path {shown(stored, 60)} cannot be written in a session header (no '#')")
+        if stored is not None and is_rule_file(self.rules_text):
+            if os.path.realpath(session_relative(self.target, stored)) != os.path.realpath(self.rules_text):
+                raise DealError(
+                    f"the rules path {shown(stored, 60)} would not lead back to {shown(self.rules_text, 60)}"
+                )
+        try:
+            again = build_deal(last.entries) if last is not None and not last.error else None
+        except DealError:
+            again = None
+
+        def facts(seats):
+            return [(seat.name, seat.hand, seat.cards, seat.surrendered, seat.waive) for seat in seats]
+
+        if again is None or last is None or last.number != number or facts(again.seats) != facts(deal.seats):
+            raise DealError(f"the deal would not read back the same from {self.target}; it was not added")

@@ -82,7 +82,11 @@ def test_mode_and_owner_are_kept(tmp_path):
 @pytest.mark.parametrize(
     ("make", "code", "message"),
     [
-        (lambda p: (p.write_text(f"Amy: {AMY}\nBob: {BOB}\n"), p.chmod(0o444)), 1, "is read-only; the file is unchanged"),
+        (
+            lambda p: (p.write_text(f"Amy: {AMY}\nBob: {BOB}\n"), p.chmod(0o444)),
+            1,
+            "is read-only; the file is unchanged",
+        ),
         (lambda p: os.mkfifo(p), 2, "not a regular file (a FIFO)"),
         (lambda p: p.mkdir(), 2, "not a regular file (a folder)"),
         (

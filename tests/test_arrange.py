@@ -135,7 +135,10 @@ def test_cli_json_and_files(tmp_path):
     [
         (["arrange", "Ah", "Kd"], "Error: 2 cards: the arranger takes 13 different cards"),
         (["arrange", *HAND.replace("2c", "Xx").split()], "Error: unknown card 'Xx'"),
-        (["arrange", *HAND.replace("2c", "Ah").split()], "Error: Ah is given twice: the arranger takes 13 different cards"),
+        (
+            ["arrange", *HAND.replace("2c", "Ah").split()],
+            "Error: Ah is given twice: the arranger takes 13 different cards",
+        ),
         (["arrange"], "Error: no cards"),
         (["arrange", "--top", "0", *HAND.split()], "Invalid value for '--top'"),
     ],

@@ -229,7 +229,10 @@ def test_check_json():
             ["score", AMY, "Bob=Ks Jd 3c / Th Tc 8d 8s 3d / Kh Qh Jh 8h 2h"],
             "Error: Ks is dealt twice: in Amy's front and in Bob's front",
         ),
-        (["score", "=Ks Kd 4c / 9h 9c 5d 5s 2c / Ah Ad Ac 7s 7d", BOB], "Error: argument '=Ks Kd 4c / 9h 9c 5d 5s 2...': a player name is missing (write NAME=HAND)"),
+        (
+            ["score", "=Ks Kd 4c / 9h 9c 5d 5s 2c / Ah Ad Ac 7s 7d", BOB],
+            "Error: argument '=Ks Kd 4c / 9h 9c 5d 5s 2...': a player name is missing (write NAME=HAND)",
+        ),
         (["score", AMY, AMY], "Error: player 'Amy' is named twice"),
         (["score", "A/my=Ks Kd 4c / 9h 9c 5d 5s 2c / Ah Ad Ac 7s 7d", BOB], "player name 'A/my' contains '/'"),
         (["score", AMY], "Error: 1 player in the deal: a deal has 2 to 4 players"),
@@ -595,7 +598,10 @@ def test_criss_cross_totals():
         (["rules", "show", "{bad}"], "Error: {bad}: surrender: 'two' is not a number of units"),
         (["rules", "show", "nope"], "Error: Invalid value for 'NAME|FILE': unknown rule set 'nope'"),
         (["score", "--waive", "Zed", AMY, BOB], "Error: --waive names 'Zed', who does not play (players: Amy, Bob)"),
-        (["score", "--fantasyland", "Zed", AMY, BOB], "Error: --fantasyland names 'Zed', who does not play (players: Amy, Bob)"),
+        (
+            ["score", "--fantasyland", "Zed", AMY, BOB],
+            "Error: --fantasyland names 'Zed', who does not play (players: Amy, Bob)",
+        ),
         (
             ["score", AMY + " ; maybe", BOB],
             "Error: Amy: unknown marker 'maybe' (markers: surrender, waive, fantasyland)",

@@ -62,8 +62,16 @@ def deal(*names, **changed):
         (["--spade-bonus"], "Error: Invalid value for '--spade-bonus': has no effect: the 2-4 rules pay no royalties"),
         (["--rules", "ofc", "--fantasyland", "Dan"], "Error: --fantasyland names 'Dan', who does not play"),
     ],
-    ids=["surrender-case", "surrender-stranger", "waive-case", "pair-case", "pair-stranger", "fl-no-effect",
-         "spade-no-effect", "fl-stranger"],
+    ids=[
+        "surrender-case",
+        "surrender-stranger",
+        "waive-case",
+        "pair-case",
+        "pair-stranger",
+        "fl-no-effect",
+        "spade-no-effect",
+        "fl-stranger",
+    ],
 )
 def test_option_names_must_be_seats(args, message):
     assert message in failed("score", AMY, BOB, CY, *args)
@@ -72,7 +80,9 @@ def test_option_names_must_be_seats(args, message):
 def test_surrender_without_cards_is_written_name_equals_surrender():
     data = json.loads(run("score", AMY, BOB, "Dan=surrender", "--format", "json").stdout)
     assert [(p["name"], p["surrendered"], p["units"]) for p in data["players"]] == [
-        ("Amy", False, 5), ("Bob", False, 1), ("Dan", True, -6)
+        ("Amy", False, 5),
+        ("Bob", False, 1),
+        ("Dan", True, -6),
     ]
 
 
@@ -97,9 +107,10 @@ def test_a_byte_order_mark_is_dropped_everywhere(tmp_path):
     assert run("score", "-", input=text.encode()).stdout == plain
     path = session_file(tmp_path, text)
     assert "Amy" in run("session", str(path), "--totals").stdout
-    assert json.loads(run("session", "-", "--totals", "--format", "json", input=text.encode()).stdout)["totals"][0][
-        "name"
-    ] == "Amy"
+    assert (
+        json.loads(run("session", "-", "--totals", "--format", "json", input=text.encode()).stdout)["totals"][0]["name"]
+        == "Amy"
+    )
     result = run("add", str(path), input=text.encode())
     assert result.exit_code == 0, result.stderr
     assert path.read_bytes().startswith(b"\xef\xbb\xbfAmy: ")  # the file keeps its own mark, no second one
@@ -187,8 +198,19 @@ def test_long_tokens_are_shortened_in_errors():
         ("nan", "is not a number"),
         ("", "is not a number"),
     ],
-    ids=["tiny", "small", "huge", "1e15", "16-digits", "exponent", "arabic-indic", "underscore", "31-decimals",
-         "nan", "empty"],
+    ids=[
+        "tiny",
+        "small",
+        "huge",
+        "1e15",
+        "16-digits",
+        "exponent",
+        "arabic-indic",
+        "underscore",
+        "31-decimals",
+        "nan",
+        "empty",
+    ],
 )
 def test_stakes_that_are_refused(written, message):
     with pytest.raises(AmountError, match=message.replace("(", r"\(").replace(")", r"\)")):
@@ -448,10 +470,11 @@ def test_closed_streams_are_environment_failures():
         [sys.executable, "-m", "cpscore", "score", "-"], stdin=subprocess.DEVNULL, capture_output=True, timeout=60
     )
     assert result.returncode == 2  # an empty stdin: no players
-    closed = subprocess.run(
-        ["sh", "-c", f"'{sys.executable}' -m cpscore score - <&-"], capture_output=True, timeout=60
+    closed = subprocess.run(["sh", "-c", f"'{sys.executable}' -m cpscore score - <&-"], capture_output=True, timeout=60)
+    assert (closed.returncode, closed.stderr) == (
+        1,
+        b"Error: stdin is closed: give the input as a file, or open stdin (< file)\n",
     )
-    assert (closed.returncode, closed.stderr) == (1, b"Error: stdin is closed: give the input as a file, or open stdin (< file)\n")
     closed = subprocess.run(
         ["sh", "-c", f"'{sys.executable}' -m cpscore score '{AMY}' '{BOB}' >&-"], capture_output=True, timeout=60
     )

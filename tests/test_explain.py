@@ -17,7 +17,12 @@ BOB = "Qs Jd 3c / Th Tc 8d 8s 3d / Kh Qh Jh 8h 2h"
 
 def why(rules, hands, stake=1, surrender=()):
     rules = resolve_rules(rules)
-    deal = build_deal([Entry(name, text, "") for name, text in hands.items()] + [Entry(name, "surrender", "") for name in surrender if name not in hands], rules, [name for name in surrender if name in hands])
+    deal = build_deal(
+        [Entry(name, text, "") for name, text in hands.items()]
+        + [Entry(name, "surrender", "") for name in surrender if name not in hands],
+        rules,
+        [name for name in surrender if name in hands],
+    )
     return explain(settle(deal, rules, stake))
 
 

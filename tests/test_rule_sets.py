@@ -22,7 +22,14 @@ def house(preset="2-4", **changes):
 
 
 def settle_hands(rules, hands, surrender=(), waive=(), fantasyland=()):
-    deal = build_deal([Entry(name, text, "") for name, text in hands.items()] + [Entry(name, "surrender", "") for name in surrender if name not in hands], rules, [name for name in surrender if name in hands], waive, fantasyland)
+    deal = build_deal(
+        [Entry(name, text, "") for name, text in hands.items()]
+        + [Entry(name, "surrender", "") for name in surrender if name not in hands],
+        rules,
+        [name for name in surrender if name in hands],
+        waive,
+        fantasyland,
+    )
     return settle(deal, rules)
 
 

@@ -14,7 +14,12 @@ CASES = worked_deals()
 
 
 def deal_of(hands, rules=None, surrender=()):
-    return build_deal([Entry(name, text, "") for name, text in hands.items()] + [Entry(name, "surrender", "") for name in surrender if name not in hands], rules, [name for name in surrender if name in hands])
+    return build_deal(
+        [Entry(name, text, "") for name, text in hands.items()]
+        + [Entry(name, "surrender", "") for name in surrender if name not in hands],
+        rules,
+        [name for name in surrender if name in hands],
+    )
 
 
 def units(result):

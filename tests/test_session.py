@@ -84,10 +84,13 @@ def test_read_session_numbers_deals_and_lines():
         (f"A: {AMY}\nB: {BOB}\n\n@stake 3\n", "s.txt, line 4: header lines go at the top"),
         (f"A: {AMY}\nB {BOB}\n", "s.txt, line 2: expected NAME: HAND"),
         (f"A: {AMY}\nB: {BOB}\n@stake 3\n", "s.txt, line 3: header lines go at the top"),
-        (f"@stake 3\n@stake 4\n", "s.txt, line 2: @stake is given twice \\(first at line 1\\)"),
-        (f"@rules ofc\n\n@rules 1-6\n", "s.txt, line 3: @rules is given twice \\(first at line 1\\)"),
+        ("@stake 3\n@stake 4\n", "s.txt, line 2: @stake is given twice \\(first at line 1\\)"),
+        ("@rules ofc\n\n@rules 1-6\n", "s.txt, line 3: @rules is given twice \\(first at line 1\\)"),
         (f"A: {AMY}\n@B: {BOB}\n", "s.txt, line 2: header lines go at the top"),
-        (f"A: {AMY}\nB\u2028x: {BOB}\n", "s.txt, line 2: player name .* contains an invisible or control character \\(U\\+2028\\)"),
+        (
+            f"A: {AMY}\nB\u2028x: {BOB}\n",
+            "s.txt, line 2: player name .* contains an invisible or control character \\(U\\+2028\\)",
+        ),
     ],
 )
 def test_session_structure_errors(text, message):
