@@ -52,7 +52,12 @@ _LONGEST = 2 + WHOLE_DIGITS + 1 + FRACTION_DIGITS + 40  # room for zeros and spa
 
 class AmountError(ValueError):
     """An amount that cpscore does not take; the message says why (the caller
-    adds what the amount is for)."""
+    adds what the amount is for).  ``out_of_bounds``: it is a number, but too
+    large, too small or too long."""
+
+    def __init__(self, message: str, out_of_bounds: bool = False) -> None:
+        super().__init__(message)
+        self.out_of_bounds = out_of_bounds
 
 
 def _exact_arithmetic() -> None:
@@ -74,12 +79,16 @@ def _bounded(number: Decimal, written: object) -> Amount:
     if not number.is_finite():
         raise AmountError(f"{shown(written)} is not a number")
     if number and number.adjusted() >= WHOLE_DIGITS:
-        raise AmountError(f"{shown(written)} is too large: amounts have at most {WHOLE_DIGITS} digits before the point")
+        raise AmountError(
+            f"{shown(written)} is too large: amounts have at most {WHOLE_DIGITS} digits before the point", True
+        )
     sign, digits, exponent = number.as_tuple()  # context-free, unlike normalize()
     trailing = len(digits) - len("".join(map(str, digits)).rstrip("0"))
     if number and isinstance(exponent, int) and exponent + trailing < -FRACTION_DIGITS:
         small = " is too small:" if number.adjusted() < -FRACTION_DIGITS else " has too many digits after the point:"
-        raise AmountError(f"{shown(written)}{small} amounts have at most {FRACTION_DIGITS} digits after the point")
+        raise AmountError(
+            f"{shown(written)}{small} amounts have at most {FRACTION_DIGITS} digits after the point", True
+        )
     _exact_arithmetic()
     return int(number) if number == number.to_integral_value() else number
 
@@ -110,7 +119,9 @@ def parse_amount(written: str) -> Amount:
     whole, fraction = match.groups()
     whole = whole or "0"
     if len(whole.lstrip("0")) > WHOLE_DIGITS:
-        raise AmountError(f"{shown(written)} is too large: amounts have at most {WHOLE_DIGITS} digits before the point")
+        raise AmountError(
+            f"{shown(written)} is too large: amounts have at most {WHOLE_DIGITS} digits before the point", True
+        )
     if fraction and len(fraction.rstrip("0")) > FRACTION_DIGITS:
         if not whole.strip("0") and not fraction[:FRACTION_DIGITS].strip("0"):
             raise AmountError(
@@ -137,7 +148,9 @@ def exact(value: object) -> Amount:
         raise AmountError(f"{value!r} is not a number")
     if isinstance(value, int):
         if abs(value) >= _LIMIT:
-            raise AmountError(f"{shown(value)} is too large: amounts have at most {WHOLE_DIGITS} digits")
+            raise AmountError(
+                f"{shown(value)} is too large: amounts have at most {WHOLE_DIGITS} digits before the point", True
+            )
         return value
     from decimal import Decimal, InvalidOperation
 

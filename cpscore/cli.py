@@ -688,6 +688,9 @@ def _session_settings(source_path: str | None, header, rules_option, stake, pair
             raise InputError(f"{where['stake']}: {error.message}") from None
     if pair_stakes:
         places = {pair: "--pair-stake" for pair in pair_stakes}
+        if header.pair_stakes:  # documented, but never silent: the header's stakes are not used
+            lines = ", ".join(where.rsplit(" ", 1)[1] for where in header.pair_where)
+            _warn(f"--pair-stake replaces the session's @pair-stake headers (line {lines}), which are not used")
     else:
         given = [(value, f"{line}: @pair-stake") for value, line in zip(header.pair_stakes, header.pair_where)]
         pair_stakes, places = _pair_stakes(given)

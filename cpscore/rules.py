@@ -19,8 +19,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from types import MappingProxyType
 
-from cpscore.amounts import Amount, exact
-from cpscore.errors import RulesError, shown
+from cpscore.amounts import Amount, AmountError, exact
+from cpscore.errors import CpscoreError, RulesError, shown
 from cpscore.records import Record
 from cpscore.values import CATEGORY_IDS
 
@@ -234,8 +234,8 @@ class _Settings:
             return None
         try:
             amount = None if isinstance(value, bool) else exact(value)
-        except ValueError as error:
-            if "too" in str(error):  # too large, too small: say so
+        except AmountError as error:
+            if error.out_of_bounds:  # a number, but too large or too small: say so
                 raise self.error(key, f"{error}") from None
             amount = None
         if amount is None or amount < 0:
@@ -383,13 +383,16 @@ def load_rules_file(path: str) -> RuleSet:
             data = stream.read(_MAX_RULE_FILE + 1)
         if len(data) > _MAX_RULE_FILE:
             raise RulesError(f"{path}: over {_MAX_RULE_FILE // 1024} kB: that is not a rule file")
-        text = data.decode("utf-8-sig")
     except FileNotFoundError:
         raise RulesError(f"{path}: no such rule file") from None
-    except UnicodeDecodeError:
-        raise RulesError(f"{path}: not UTF-8 text") from None
     except OSError as error:
         raise RulesError(f"{path}: cannot read it: {error.strerror or error}") from None
+    from cpscore.textio import decode
+
+    try:
+        text = decode(data, path)
+    except CpscoreError as error:
+        raise RulesError(str(error)) from None
     return rules_from_toml(text, path, default_id=file.stem)
 
 
