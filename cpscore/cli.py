@@ -476,10 +476,9 @@ def _internal_error(error: Exception) -> click.ClickException:
 
     frames = [frame for frame in traceback.extract_tb(error.__traceback__) if "cpscore" in frame.filename]
     place = f" at {os.path.basename(frames[-1].filename)}:{frames[-1].lineno}" if frames else ""
-    failure = EnvironmentError_(
+    return EnvironmentError_(
         f"internal error ({type(error).__name__}{place}): cpscore could not finish; please report it with the input"
     )
-    return failure
 
 
 _COMMAND_ORDER = ["score", "check", "session", "add", "arrange", "rules"]
@@ -1040,7 +1039,10 @@ def make_arrange() -> click.Command:
                         "the arranger takes 13 different cards"
                     )
                 if len(parsed) != 13:
-                    raise InputError(f"{where}{len(parsed)} cards: the arranger takes 13 different cards, with no rows")
+                    raise InputError(
+                        f"{where}{len(parsed)} card{'s' * (len(parsed) != 1)}: the arranger takes 13 different cards, "
+                        "with no rows"
+                    )
                 results.append(arrangement(parsed, rules, top, rounds or 0))
         except CpscoreError as error:
             raise InputError(str(error)) from None
