@@ -44,9 +44,9 @@ WHOLE_DIGITS = 15
 #: ... and carry at most this many digits after the point.
 FRACTION_DIGITS = 30
 _LIMIT = 10**WHOLE_DIGITS
-_PLAIN = re.compile(r"([0-9]*)(?:\.([0-9]*))?", re.ASCII)  # "10", "0.5", ".5", "5."
+_PLAIN = r"([0-9]*)(?:\.([0-9]*))?"  # "10", "0.5", ".5", "5." (compiled on first use: start-up)
 # Unambiguous (the digits after a point need the point), so matching is linear.
-_EXPONENT = re.compile(r"[+-]?(?:[0-9]+(?:\.[0-9]*)?|\.[0-9]+)[eE][+-]?[0-9]+", re.ASCII)
+_EXPONENT = r"[+-]?(?:[0-9]+(?:\.[0-9]*)?|\.[0-9]+)[eE][+-]?[0-9]+"
 _LONGEST = 2 + WHOLE_DIGITS + 1 + FRACTION_DIGITS + 40  # room for zeros and spaces; longer is refused unread
 
 
@@ -106,9 +106,9 @@ def parse_amount(written: str) -> Amount:
     negative = body.startswith("-")
     if negative:
         body = body[1:]
-    match = _PLAIN.fullmatch(body)
+    match = re.fullmatch(_PLAIN, body, re.ASCII)
     if match is None or not any(match.groups()):
-        if _EXPONENT.fullmatch(written.strip()):
+        if re.fullmatch(_EXPONENT, written.strip(), re.ASCII):
             from decimal import Decimal
 
             _bounded(Decimal(written.strip()), written)  # too large or too small: say so
