@@ -1,4 +1,4 @@
-"""Cards, rows and set hands, and the notation that writes them (RULES.md 1).
+"""Cards, rows and set hands, and the notation that writes them (docs/rules.md 1).
 
 A card is written rank then suit: ``Ah``, ``td``, ``10c``, ``K♠``.  A set hand
 is three rows separated by ``/`` (or ``|``): ``3 / 5 / 5`` cards is front,
@@ -234,7 +234,7 @@ def parse_hand(text: str, player: str | None = None) -> Hand:
 
 
 def parse_hand_or_cards(text: str, player: str | None = None) -> Hand | tuple[Card, ...]:
-    """A set hand, or the 13 cards of an unset hand (no ``/``: RULES.md 1)."""
+    """A set hand, or the 13 cards of an unset hand (no ``/``: docs/rules.md 1)."""
     where = _where(player)
     if len(text) > MAX_HAND_TEXT:
         raise CardError(

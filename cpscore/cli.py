@@ -350,12 +350,15 @@ class _Commands(click.Group):
         self.factories: dict[str, object] = {}
 
     def lazy(self, factory):
-        """Register ``make_NAME`` as the factory of command NAME."""
-        self.factories[factory.__name__.removeprefix("make_")] = factory
+        """Register ``make_NAME`` as the factory of command NAME (``_`` becomes ``-``)."""
+        self.factories[factory.__name__.removeprefix("make_").replace("_", "-")] = factory
         return factory
 
     def list_commands(self, ctx: click.Context) -> list[str]:
-        return sorted({*self.commands, *self.factories}, key=_COMMAND_ORDER.index)
+        """Every command: the usual ones in the order a night uses them, any
+        other after them by name (a new command needs no entry anywhere)."""
+        order = {name: index for index, name in enumerate(_COMMAND_ORDER)}
+        return sorted({*self.commands, *self.factories}, key=lambda name: (order.get(name, len(order)), name))
 
     def main(self, args=None, prog_name=None, complete_var=None, standalone_mode=True, **extra):
         """As click's, after refusing arguments that are not UTF-8 and making

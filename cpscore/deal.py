@@ -74,9 +74,6 @@ class Deal(Record):
     def __init__(self, seats: tuple[Seat, ...]) -> None:
         self.seats = seats
 
-    def names(self) -> list[str]:
-        return [seat.name for seat in self.seats]
-
     def owners(self) -> list[str]:
         """Each player once, in seat order."""
         return list(dict.fromkeys(seat.owner for seat in self.seats))
@@ -322,7 +319,7 @@ def build_deal(
     if len(set(codes)) != len(codes):
         _name_a_card_dealt_twice(seats, entries)
     if not MIN_PLAYERS <= len(seats) <= max_players:
-        # Criss-cross counts hands, not players (RULES.md 1).
+        # Criss-cross counts hands, not players (docs/rules.md 1).
         noun = "hand" if len({seat.owner for seat in seats}) < len(seats) else "player"
         extra = entries[min(len(entries), max_players + 1) - 1] if entries else None
         place = where or (extra.where if extra else "")

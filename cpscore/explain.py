@@ -77,7 +77,7 @@ def _natural_words(natural: Natural) -> str:
 def _natural_tie_break(a: str, natural_a: Natural, b: str, natural_b: Natural) -> str:
     """The tie-break between two equal naturals, in words."""
     if natural_a.key is None:
-        return f"both {natural_a.id.replace('-', ' ')}: RULES.md gives no tie-break, a tie"
+        return f"both {natural_a.id.replace('-', ' ')}: docs/rules.md gives no tie-break, a tie"
     outcome = compare(natural_a, natural_b)
     if natural_a.id == "six-pairs":
         (pairs_a, odd_a), (pairs_b, odd_b) = natural_a.key, natural_b.key

@@ -1,8 +1,8 @@
-"""Row evaluation, row names and the foul check (RULES.md 2 and 3).
+"""Row evaluation, row names and the foul check (docs/rules.md 2 and 3).
 
 A row's value is an ``int``; greater is stronger and equal values tie.  Front
 (three-card) and five-card values share one scale, so ``front > middle`` is
-exactly the foul test of RULES.md 2.  Values come from lookup tables shipped
+exactly the foul test of docs/rules.md 2.  Values come from lookup tables shipped
 in ``cpscore._tables`` (built by ``cpscore.tablegen``); nothing is computed
 at import time.
 
@@ -186,7 +186,7 @@ class Foul(Record):
 
 def find_foul(front: int, middle: int, back: int, low_middle: bool = False) -> Foul | None:
     """The first rule a setting breaks (middle over back, then front over middle).
-    With the middle played low (RULES.md 10) the only rule is back >= front."""
+    With the middle played low (docs/rules.md 10) the only rule is back >= front."""
     if low_middle:
         return Foul("front", "back", front, back) if front > back else None
     if middle > back:

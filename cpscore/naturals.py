@@ -1,4 +1,4 @@
-"""Naturals: special 13-card hands paid before any row is played (RULES.md 7).
+"""Naturals: special 13-card hands paid before any row is played (docs/rules.md 7).
 
 :func:`detect` finds the most valuable natural a hand claims under a rule
 set; :func:`compare` settles two naturals against each other.  Row-based
@@ -26,7 +26,7 @@ from cpscore.records import Record
 from cpscore.rules import NATURALS, RuleSet
 from cpscore.values import FLUSH, STRAIGHT, STRAIGHT_FLUSH, encode
 
-#: RULES.md 7 lists all-high and all-low on one line: they rank alike.
+#: docs/rules.md 7 lists all-high and all-low on one line: they rank alike.
 _LINE = {natural: index for index, natural in enumerate(NATURALS)}
 _LINE["all-low"] = _LINE["all-high"]
 _ROW_BASED = {"three-straight-flushes": "straight-flush", "three-straights": "straight", "three-flushes": "flush"}
@@ -34,7 +34,7 @@ _ROW_BASED = {"three-straight-flushes": "straight-flush", "three-straights": "st
 
 class Natural(Record):
     """A claimed natural: its id, its units under the rules, the key that breaks
-    a tie with the same natural (``None`` where RULES.md gives no tie-break),
+    a tie with the same natural (``None`` where docs/rules.md gives no tie-break),
     and for a row-based natural the rows it was made with (back, middle, front)."""
 
     __slots__ = ("id", "units", "key", "rows")
@@ -47,7 +47,7 @@ class Natural(Record):
 
 
 def compare(a: Natural, b: Natural) -> int:
-    """1 if ``a`` collects from ``b``, -1 if it pays, 0 for a tie (RULES.md 7)."""
+    """1 if ``a`` collects from ``b``, -1 if it pays, 0 for a tie (docs/rules.md 7)."""
     if a.id != b.id:
         strength_a, strength_b = (a.units, -_LINE[a.id]), (b.units, -_LINE[b.id])
         return (strength_a > strength_b) - (strength_a < strength_b)
@@ -114,7 +114,7 @@ _ORDERS: dict[tuple, list[str]] = {}
 
 
 def _by_value(enabled: Mapping[str, Amount]) -> list[str]:
-    """Enabled naturals, most valuable first (in equal value, RULES.md's order)."""
+    """Enabled naturals, most valuable first (in equal value, docs/rules.md's order)."""
     key = tuple(enabled.items())
     if key not in _ORDERS:
         _ORDERS[key] = sorted(enabled, key=lambda natural: (-enabled[natural], _LINE[natural]))
@@ -220,7 +220,7 @@ def _is_straight3(ranks: list[int], ace_high: bool) -> bool:
 
 def _front_value(cards: Sequence[Card], kind: str, ace_high: bool) -> int | None:
     """A three-card row's value as the row of ``kind`` it is, if it is one
-    (RULES.md 7): a straight (or straight flush) by its top card, ``A-2-3``
+    (docs/rules.md 7): a straight (or straight flush) by its top card, ``A-2-3``
     lowest; a flush by its ranks.  A front that is also a straight flush is
     compared as the straight or the flush the natural needs, never above them."""
     ranks = [(card.code >> 2) + 2 for card in cards]

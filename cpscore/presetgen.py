@@ -14,12 +14,12 @@ import tomllib
 HERE = pathlib.Path(__file__).parent
 PRESET_DIR = HERE / "presets"
 PRESETS_PATH = HERE / "_presets.py"
-#: The order of RULES.md 11.
+#: The order of docs/rules.md 11.
 ORDER = ("2-4", "1-6", "ofc", "ofc-western", "pineapple", "taiwanese")
 
 
 def read_presets() -> dict[str, dict[str, object]]:
-    """Every preset file's settings, by id, in RULES.md order."""
+    """Every preset file's settings, by id, in docs/rules.md order."""
     presets = {}
     for name in ORDER:
         with open(PRESET_DIR / f"{name}.toml", "rb") as file:

@@ -1,4 +1,4 @@
-"""Rule sets as data (RULES.md 5-11).
+"""Rule sets as data (docs/rules.md 5-11).
 
 A :class:`RuleSet` is a frozen, validated record: the scoring method, the
 royalty table and how it is paid, naturals and their values, surrender,
@@ -28,7 +28,7 @@ METHODS = ("rows", "2-4", "1-6")
 ROYALTY_MODES = ("none", "holder", "row-bonus", "row-value")
 WHEELS = ("lowest", "second")
 FANTASYLAND = ("none", "standard", "progressive")
-#: Natural ids, most valuable first as RULES.md 7 lists them (its order breaks
+#: Natural ids, most valuable first as docs/rules.md 7 lists them (its order breaks
 #: ties in value; all-high and all-low share a line).
 NATURALS = (
     "clean-dragon",
@@ -88,7 +88,7 @@ class RoyaltyTable(Record):
 
 
 class Royalties(Record):
-    """How royalties are paid (RULES.md 6)."""
+    """How royalties are paid (docs/rules.md 6)."""
 
     __slots__ = ("mode", "table", "cancel_when_both", "max_per_hand", "spade_bonus")
 
@@ -103,7 +103,7 @@ class Royalties(Record):
 
 
 class RuleSet(Record):
-    """Everything that decides a settlement (RULES.md 11).  Build one from
+    """Everything that decides a settlement (docs/rules.md 11).  Build one from
     settings with :func:`from_settings`, which validates every setting.
     ``preset`` names the preset a house rule set started from."""
 
@@ -301,12 +301,11 @@ def from_settings(data: Mapping[str, object], source: str = "", preset: str = ""
 
 # Presets and rule files -----------------------------------------------------------
 
-DEFAULT_RULES = "2-4"
 _CACHE: dict[str, RuleSet] = {}
 
 
 def preset_names() -> list[str]:
-    """The presets, in the order RULES.md 11 lists them."""
+    """The presets, in the order docs/rules.md 11 lists them."""
     from cpscore._presets import PRESETS
 
     return list(PRESETS)
@@ -430,7 +429,7 @@ def to_toml(rules: RuleSet) -> str:
     royalties = settings.pop("royalties")
     naturals = settings.pop("naturals")
     lines = [
-        f"# cpscore rule set {rules.id!r}: every setting (RULES.md 11).",
+        f"# cpscore rule set {rules.id!r}: every setting (docs/rules.md 11).",
         "# Save as a .toml file, change what your table plays, and use it with --rules FILE.",
         f'preset = "{rules.preset}"',
         "# id and summary name the rule set in cpscore's output.",

@@ -1,5 +1,5 @@
 """Settlement: a pure function from a deal, a rule set and stakes to a result
-that carries its own reasons (RULES.md 3-9).
+that carries its own reasons (docs/rules.md 3-9).
 
 Every pair of hands of different players is settled on its own (naturals,
 then surrender, then fouls and rows, royalties, multipliers, stake); a
@@ -104,7 +104,7 @@ class Assessment(Record):
 
 
 class Fantasyland(Record):
-    """OFC Fantasyland for the next deal (RULES.md 9): whether the player played
+    """OFC Fantasyland for the next deal (docs/rules.md 9): whether the player played
     this deal in it, whether they play the next one in it, and with how many cards."""
 
     __slots__ = ("playing", "next", "cards")
@@ -318,7 +318,7 @@ _FRONT_QUALIFIES = {12: 14, 13: 15, 14: 16}  # progressive cards for QQ, KK, AA;
 
 
 def fantasyland(core: Core | None, rules: RuleSet, playing: bool, repeat: bool = False) -> Fantasyland | None:
-    """Fantasyland next deal (RULES.md 9), or None when the rules have none.
+    """Fantasyland next deal (docs/rules.md 9), or None when the rules have none.
     ``repeat``: this deal already was the player's one repeat, so they leave."""
     if rules.fantasyland == "none":
         return None
@@ -401,7 +401,7 @@ def compare_rows(a: Core, b: Core) -> tuple[int, int, int]:
 
 
 def method_bonus(method: str, rows: tuple[int, int, int]) -> Amount:
-    """The method's bonus from a's side (RULES.md 5)."""
+    """The method's bonus from a's side (docs/rules.md 5)."""
     won, lost = rows.count(1), rows.count(-1)
     if method == "2-4":
         return (won >= 2) - (lost >= 2)
@@ -411,7 +411,7 @@ def method_bonus(method: str, rows: tuple[int, int, int]) -> Amount:
 
 
 def royalty_units(rules: RuleSet, a: Core, b: Core, rows: tuple[int, int, int]) -> Amount:
-    """Royalty units from a's side (RULES.md 6).  In the row modes this is what
+    """Royalty units from a's side (docs/rules.md 6).  In the row modes this is what
     a row's winner collects beyond the 1 unit the row is worth."""
     mode = rules.royalties.mode
     if mode == "none":
@@ -439,7 +439,7 @@ def rows_result(rules: RuleSet, a: Core, b: Core, rows, home_run_a: bool, home_r
     """(row_units, bonus, royalties, multiplier) of a pair whose rows are played."""
     multiplier = 1
     scoop = _scoops(rows)
-    if scoop and rules.scoop_doubles:  # RULES.md 8
+    if scoop and rules.scoop_doubles:  # docs/rules.md 8
         multiplier *= 2
     if scoop and (home_run_a if scoop > 0 else home_run_b):
         multiplier *= 2
@@ -565,7 +565,7 @@ def _settle_pair(i, j, seats, naturals, assessments, played, home_run, rules):
     """(decided_by, rows, row_units, bonus, royalties, multiplier, natural, surrender) from i's side."""
     no_rows = (0, 0, 0)
     natural_a, natural_b = naturals[i], naturals[j]
-    if natural_a or natural_b:  # RULES.md 7: the natural collects its own value; no multipliers
+    if natural_a or natural_b:  # docs/rules.md 7: the natural collects its own value; no multipliers
         if natural_a and natural_b:
             outcome = compare(natural_a, natural_b)
             units = natural_a.units if outcome > 0 else -natural_b.units if outcome < 0 else 0
@@ -573,7 +573,7 @@ def _settle_pair(i, j, seats, naturals, assessments, played, home_run, rules):
             units = natural_a.units if natural_a else -natural_b.units
         return "natural", no_rows, 0, 0, 0, 1, units, 0
     a, b = seats[i], seats[j]
-    if a.surrendered or b.surrendered:  # RULES.md 4, step 2
+    if a.surrendered or b.surrendered:  # docs/rules.md 4, step 2
         fouled_a = assessments[i] is not None and assessments[i].foul is not None
         fouled_b = assessments[j] is not None and assessments[j].foul is not None
         if (a.surrendered and b.surrendered) or (a.surrendered and fouled_b) or (b.surrendered and fouled_a):

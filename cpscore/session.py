@@ -1,5 +1,5 @@
 """A night's ledger: many deals in one file, running totals, transfers,
-Fantasyland from deal to deal, and the race to 11 (RULES.md 9, 10).
+Fantasyland from deal to deal, and the race to 11 (docs/rules.md 9, 10).
 
 A session file is deal files one after another, separated by blank lines.
 Optional header lines at the top set the rules and stakes, so the file is
@@ -207,7 +207,7 @@ class Transfer(Record):
 
 
 class Race(Record):
-    """The race to a target of points (RULES.md 10): points so far, and the
+    """The race to a target of points (docs/rules.md 10): points so far, and the
     winner with the deal that decided it once someone has won."""
 
     __slots__ = ("target", "points", "winner", "deal")
@@ -284,7 +284,7 @@ class Ledger:
         self.units: dict[str, Amount] = {}
         self.money: dict[str, Amount] = {}
         self.deals = 0
-        # Who plays the next deal in Fantasyland (RULES.md 9: at most one repeat
+        # Who plays the next deal in Fantasyland (docs/rules.md 9: at most one repeat
         # in a row): True when that deal will be their repeat.
         self.fantasyland: dict[str, bool] = {}
         self.race = Race(race, {}, None, None) if race else None

@@ -6,7 +6,7 @@ builds tables at import time.
 
 The value scale is described in ``cpscore.values``.  Three-card rows use it
 with their digits followed by zeros, so a front compares with a middle as
-RULES.md 2 says: equal leading ranks leave the middle higher.
+docs/rules.md 2 says: equal leading ranks leave the middle higher.
 
 Keys are the product of one prime per rank (2 for a deuce ... 41 for an ace),
 unique per multiset of ranks.

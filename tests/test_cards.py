@@ -1,4 +1,4 @@
-"""Card and hand notation (RULES.md 1)."""
+"""Card and hand notation (docs/rules.md 1)."""
 
 import pytest
 

@@ -469,7 +469,7 @@ def test_rules_lists_the_presets():
 
 def test_rules_show_is_a_rule_file(tmp_path):
     shown = ok("rules", "show", "ofc")
-    assert shown.startswith("# cpscore rule set 'ofc': every setting (RULES.md 11).\n")
+    assert shown.startswith("# cpscore rule set 'ofc': every setting (docs/rules.md 11).\n")
     assert 'preset = "ofc"\n' in shown and "[royalties.front]" in shown and "AAA = 22\n" in shown
     assert "dragon = false\n" in shown
     copy = tmp_path / "copy.toml"
@@ -645,3 +645,22 @@ def test_every_preset_reads_on_80_columns(preset):
     out = ok("score", "--rules", preset, str(EXAMPLES / "three-players.txt"))
     assert max(len(line) for line in out.splitlines()) <= 80
     assert max(len(line) for line in ok("rules").splitlines()) <= 80
+
+
+def test_help_lists_a_command_added_without_an_order_entry():
+    from cpscore import cli
+
+    @cli.main.lazy
+    def make_zz_extra():
+        @click.command(name="zz-extra")
+        def zz_extra():
+            """A command added by a later change."""
+
+        return zz_extra
+
+    try:
+        out = ok("--help")
+        assert "zz-extra" in out and out.index("score") < out.index("zz-extra")
+    finally:
+        cli.main.factories.pop("zz-extra", None)
+        cli.main.commands.pop("zz-extra", None)

@@ -310,7 +310,7 @@ def test_a_pipe_is_read_once_and_checked_whole(tmp_path):
     ids=["three-straights", "three-flushes"],
 )
 def test_a_front_straight_flush_is_compared_as_the_row_it_is(hands, winner):
-    # RULES.md 7: each row is compared as the straight or the flush it is.
+    # docs/rules.md 7: each row is compared as the straight or the flush it is.
     data = json.loads(run("score", *hands, "--format", "json").stdout)
     pair = data["pairs"][0]
     assert pair["decided_by"] == "natural"

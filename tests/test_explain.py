@@ -114,7 +114,7 @@ def test_naturals_and_their_tie_breaks():
     )
     assert "both six pairs: A's pairs K-T-8-6-4-2 and odd A, B's K-T-8-6-4-2 and odd Q: A is higher" in tie
     dragons = why("2-4", {"A": "2h 3d 4c 5s 6h 7d 8c 9s Th Jd Qc Ks Ah", "B": "2d 3c 4s 5h 6d 7c 8s 9h Td Jc Qs Kh Ad"})
-    assert "both dragon: RULES.md gives no tie-break, a tie" in dragons
+    assert "both dragon: docs/rules.md gives no tie-break, a tie" in dragons
     assert "nothing changes hands" in dragons
 
 

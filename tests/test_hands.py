@@ -1,4 +1,4 @@
-"""Row evaluation and fouls (RULES.md 2 and 3), exhaustively where the space is small."""
+"""Row evaluation and fouls (docs/rules.md 2 and 3), exhaustively where the space is small."""
 
 import itertools
 from collections import Counter
@@ -135,7 +135,7 @@ def test_suits_never_break_ties(left, right):
 @pytest.mark.parametrize(
     ("front", "middle", "fouled"),
     [
-        ("Kh Kd Ac", "Ks Kc Qh 7d 3s", True),  # RULES.md 2: A beats Q
+        ("Kh Kd Ac", "Ks Kc Qh 7d 3s", True),  # docs/rules.md 2: A beats Q
         ("Kh Kd Qc", "Ks Kc Qh 7d 3s", False),  # K K Q equal, the middle has more cards
         ("As Ad 2d", "2c 2h 5d 4c Th", True),
         ("Ah Kd Qc", "As Kc Qd 3h 2c", False),  # equal start: the middle is higher

@@ -1,4 +1,4 @@
-"""Every rule set of RULES.md: naturals, surrender, royalty modes, multipliers,
+"""Every rule set of docs/rules.md: naturals, surrender, royalty modes, multipliers,
 fantasyland, variants, presets as data and house rule files."""
 
 import pytest

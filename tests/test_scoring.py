@@ -1,4 +1,4 @@
-"""Settlement (RULES.md 3-6): the worked deals, each method, royalties, stakes."""
+"""Settlement (docs/rules.md 3-6): the worked deals, each method, royalties, stakes."""
 
 from decimal import Decimal
 
