@@ -155,7 +155,7 @@ def exact(value: object) -> Amount:
     from decimal import Decimal, InvalidOperation
 
     try:
-        number = Decimal(str(value).strip()) if isinstance(value, (str, float)) else Decimal(value)  # type: ignore[arg-type]
+        number = Decimal(str(value).strip()) if isinstance(value, (str, float)) else Decimal(value)  # type: ignore[arg-type]  # any other object: Decimal's TypeError is caught below
     except (InvalidOperation, TypeError, ValueError):
         raise AmountError(f"{shown(value)} is not a number") from None
     return _bounded(number, value)

@@ -34,6 +34,7 @@ import heapq
 import itertools
 from bisect import bisect_left, bisect_right
 from collections.abc import Sequence
+from typing import TYPE_CHECKING
 
 from cpscore.cards import ROW_NAMES, Card, Hand
 from cpscore.errors import RulesError
@@ -41,7 +42,10 @@ from cpscore.hands import evaluate3, evaluate5, wheel_second
 from cpscore.naturals import claims
 from cpscore.records import Record
 from cpscore.rules import RuleSet
-from cpscore.scoring import compare_rows, evaluate_core, rows_result, royalty
+from cpscore.scoring import compare_rows, evaluate_core, row_codes, rows_result, royalty
+
+if TYPE_CHECKING:
+    from collections.abc import Callable
 
 _FIVES = list(itertools.combinations(range(13), 5))
 _THREES = list(itertools.combinations(range(13), 3))
@@ -218,8 +222,7 @@ def arrange(cards: Sequence[Card], rules: RuleSet, top: int = 3) -> list[Setting
         value = evaluate5((codes[a], codes[b], codes[c], codes[d], codes[e]))
         five[mask] = value
     three: dict[int, int] = {}
-    for combo, mask in zip(_THREES, _THREE_MASKS):
-        a, b, c = combo
+    for (a, b, c), mask in zip(_THREES, _THREE_MASKS):
         three[mask] = evaluate3((codes[a], codes[b], codes[c]))
     rank = (lambda value: wheel_second(value)) if second else (lambda value: value)
     backs = {value: model.row("back", value) for value in set(five.values())}
@@ -265,7 +268,7 @@ def arrange(cards: Sequence[Card], rules: RuleSet, top: int = 3) -> list[Setting
     return results
 
 
-def _prefix_best(chances: dict[int, RowChances], rank):
+def _prefix_best(chances: dict[int, RowChances], rank: Callable[[int], int]) -> Callable[[int], RowChances]:
     """For a limit, the best chances of any row ranking at most the limit:
     the highest win, the lowest loss, the largest royalty term (a bound)."""
     ordered = sorted(chances.items(), key=lambda item: rank(item[0]))
@@ -304,7 +307,7 @@ def simulate(
     rng = random.Random(seed)
     mine = {card.code for card in cards}
     others = [code for code in range(52) if code not in mine]
-    cores = [evaluate_core(*([card.code for card in row] for row in setting.hand.rows), rules) for setting in settings]
+    cores = [evaluate_core(*row_codes(setting.hand), rules) for setting in settings]
     totals = [0.0] * len(settings)
     for _ in range(rounds):
         opponent = evaluate_core(*baseline(rng.sample(others, 13)), rules)
@@ -315,6 +318,11 @@ def simulate(
     return [setting._replace(simulated=total / rounds) for setting, total in zip(settings, totals)]
 
 
+def _simulated(setting: Setting) -> float:
+    assert setting.simulated is not None  # set by simulate()
+    return setting.simulated
+
+
 def arrangement(cards: Sequence[Card], rules: RuleSet, top: int = 3, rounds: int = 0) -> Arrangement:
     """The naturals the cards make and their best settings.  With ``rounds``,
     the 20 best by the estimate (at least ``top``) are simulated and the best
@@ -323,7 +331,7 @@ def arrangement(cards: Sequence[Card], rules: RuleSet, top: int = 3, rounds: int
         candidates = arrange(cards, rules, max(top, 20))
         seed = sum(card.code << (6 * i) for i, card in enumerate(cards))  # the same cards, the same opponents
         candidates = simulate(cards, candidates, rules, rounds, seed)
-        candidates.sort(key=lambda setting: setting.simulated, reverse=True)
+        candidates.sort(key=_simulated, reverse=True)
         settings = candidates[:top]
     else:
         settings = arrange(cards, rules, top)

@@ -15,11 +15,18 @@ from __future__ import annotations
 import gc
 import os
 import sys
+from typing import TYPE_CHECKING
 
 import click
 
 from cpscore import __version__
 from cpscore.errors import shown
+
+if TYPE_CHECKING:
+    from collections.abc import Callable, Iterator
+    from typing import BinaryIO
+
+    from click._termui_impl import ProgressBar
 
 #: The longest error line printed: longer messages lose their middle.
 MAX_MESSAGE = 400
@@ -139,7 +146,7 @@ def _style_option(function):
     )(function)
 
 
-def _load_rules(ctx: click.Context, param: click.Parameter, value: str):
+def _load_rules(ctx: click.Context, param: click.Parameter | None, value: str):
     """A preset name (a bad one is a bad option value) or a rule file (whose
     errors name the file and the setting, on one line)."""
     from cpscore.errors import RulesError
@@ -261,7 +268,7 @@ def _check_style(style: str, fmt: str = "table") -> None:
 MAX_FILE = 32 * 1024 * 1024
 
 
-def _read_bytes(stream, what: str) -> bytes:
+def _read_bytes(stream: BinaryIO, what: str) -> bytes:
     data = stream.read(MAX_FILE + 1)
     if len(data) > MAX_FILE:
         raise InputError(f"{what} is over {MAX_FILE // (1024 * 1024)} MB: that is not a deal file")
@@ -347,9 +354,9 @@ class _Commands(click.Group):
 
     def __init__(self, *args, **kwargs) -> None:
         super().__init__(*args, **kwargs)
-        self.factories: dict[str, object] = {}
+        self.factories: dict[str, Callable[[], click.Command]] = {}
 
-    def lazy(self, factory):
+    def lazy(self, factory: Callable[[], click.Command]) -> Callable[[], click.Command]:
         """Register ``make_NAME`` as the factory of command NAME (``_`` becomes ``-``)."""
         self.factories[factory.__name__.removeprefix("make_").replace("_", "-")] = factory
         return factory
@@ -703,16 +710,16 @@ def _load_rules_or_none(ctx: click.Context, param: click.Parameter, value: str |
     return None if value is None else _load_rules(ctx, param, value)
 
 
-class _Progress:
-    """A binary file whose reads move a progress bar on stderr (on a terminal)."""
-
-    def __init__(self, file, bar) -> None:
-        self.file, self.bar = file, bar
-
-    def readline(self, limit: int = -1) -> bytes:
-        line = self.file.readline(limit)
-        self.bar.update(len(line))
-        return line
+def _with_progress(lines: Iterator[str], file: BinaryIO, bar: ProgressBar[int]) -> Iterator[str]:
+    """``lines`` as they are read from ``file``, moving a progress bar on
+    stderr (on a terminal) to the bytes read so far."""
+    done = 0
+    for line in lines:
+        position = file.tell()
+        if position > done:
+            bar.update(position - done)
+            done = position
+        yield line
 
 
 def _spooled(source: str):
@@ -812,7 +819,7 @@ def make_session() -> click.Command:
         def each_deal(ledger, deals, first_pass: bool):
             """Settled deals (none on the first pass, which keeps only the totals);
             invalid ones are collected, or skipped with --skip-invalid."""
-            problems = []
+            problems: list[str] = []
             iterator = iter(deals)
             while True:
                 try:
@@ -843,7 +850,7 @@ def make_session() -> click.Command:
                 size = os.fstat(file.fileno()).st_size
                 if size and sys.stderr.isatty():
                     with click.progressbar(length=size, label="checking", file=sys.stderr) as bar:
-                        ledger, deals, money, places = start(read_lines(_Progress(file, bar), name))
+                        ledger, deals, money, places = start(_with_progress(read_lines(file, name), file, bar))
                         for _ in each_deal(ledger, deals, first_pass=True):
                             pass
                 else:
@@ -956,6 +963,7 @@ def make_add() -> click.Command:
             raise EnvironmentError_(str(error)) from None
         for warning in append.warnings:
             _warn(warning)
+        assert append.settlement is not None  # the append was made
         summary = ", ".join(f"{owner.name} {signed(owner.units)}" for owner in append.settlement.owners)
         report = f"added deal {append.number} (line {append.line}) to {target}: {summary}"
         try:

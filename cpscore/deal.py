@@ -249,7 +249,7 @@ def _seat(entry: Entry, prefix: str, flags: dict[str, set[str]]) -> Seat:
     except CardError as error:
         raise CardError(f"{prefix}{error}") from None
     hand = found if isinstance(found, Hand) else None
-    cards = hand.cards() if hand else tuple(found)
+    cards = found.cards() if isinstance(found, Hand) else tuple(found)
     if "waive" in markers and hand is None:
         raise DealError(f"{prefix}{entry.name}: only a set hand can waive a natural: set it as front / middle / back")
     return Seat(

@@ -19,12 +19,17 @@ tie-breaks, surrender, the method's bonus, multipliers, and the arithmetic.
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from cpscore.amounts import Amount, signed
 from cpscore.amounts import text as number
 from cpscore.hands import Foul, describe, digits, rank_letters
 from cpscore.naturals import Natural, compare
 from cpscore.scoring import PairResult, PlayerResult, Row, Settlement, row_extras
 from cpscore.values import CATEGORIES
+
+if TYPE_CHECKING:
+    from cpscore.rules import RuleSet
 
 _PLURAL = dict(
     zip(range(2, 15), "twos threes fours fives sixes sevens eights nines tens jacks queens kings aces".split())
@@ -78,6 +83,7 @@ def _natural_tie_break(a: str, natural_a: Natural, b: str, natural_b: Natural) -
     """The tie-break between two equal naturals, in words."""
     if natural_a.key is None:
         return f"both {natural_a.id.replace('-', ' ')}: docs/rules.md gives no tie-break, a tie"
+    assert natural_b.key is not None  # the same natural: both have a tie-break key or neither
     outcome = compare(natural_a, natural_b)
     if natural_a.id == "six-pairs":
         (pairs_a, odd_a), (pairs_b, odd_b) = natural_a.key, natural_b.key
@@ -108,7 +114,8 @@ def _naturals(pair: PairResult, a: PlayerResult, b: PlayerResult) -> list[str]:
                 f"{higher.name}'s natural ranks higher and collects its own value"
             ]
     else:
-        holder, other = (a, b) if natural_a else (b, a)
+        holder = a if natural_a else b
+        assert holder.natural is not None  # a natural decided the pair
         lines = [f"{holder.name} claims {_natural_words(holder.natural)}: it is paid at once, no rows are played"]
     lines.append(f"natural {signed(pair.natural)}; naturals are never multiplied")
     return lines
@@ -116,6 +123,7 @@ def _naturals(pair: PairResult, a: PlayerResult, b: PlayerResult) -> list[str]:
 
 def _surrender(pair: PairResult, a: PlayerResult, b: PlayerResult, settlement: Settlement) -> list[str]:
     surrender = settlement.rules.surrender
+    assert surrender is not None  # settle() refuses a surrender under rules that have none
     if a.seat.surrendered and b.seat.surrendered:
         return ["both surrender: nothing changes hands"]
     quitter, other = (a, b) if a.seat.surrendered else (b, a)
@@ -132,8 +140,10 @@ def _rows(pair: PairResult, a: PlayerResult, b: PlayerResult, settlement: Settle
     lines = []
     fouled = [player for player in (a, b) if player.foul]
     for player in fouled:
+        assert player.foul is not None  # fouled holds only hands with a foul
         lines.append(foul_reason(player.name, player.foul))
-    extras = (0, 0, 0)
+    assert a.assessment is not None and b.assessment is not None  # the rows were played: both are set hands
+    extras: tuple[Amount, Amount, Amount] = (0, 0, 0)
     if rules.royalties.mode in ("row-bonus", "row-value"):
         extras = row_extras(rules, a.assessment.core, b.assessment.core, pair.rows)
     for index, outcome in enumerate(pair.rows):
@@ -186,6 +196,7 @@ def _royalty_label(row: Row) -> str:
 
 
 def _royalty_entries(player: PlayerResult) -> str:
+    assert player.assessment is not None  # the rows were played
     entries = []
     for row in player.assessment.rows:
         if row.royalty:
@@ -216,7 +227,7 @@ def _royalties(pair: PairResult, a: PlayerResult, b: PlayerResult, settlement: S
     return [f"royalties ({mode}: a row's winner collects {how}{cancel}; {table}): {signed(pair.royalties)}"]
 
 
-def _multiplier(pair: PairResult, a: PlayerResult, b: PlayerResult, rules) -> list[str]:
+def _multiplier(pair: PairResult, a: PlayerResult, b: PlayerResult, rules: RuleSet) -> list[str]:
     if pair.multiplier == 1:
         return []
     scooper = a.name if pair.rows == (1, 1, 1) else b.name
@@ -268,7 +279,7 @@ def _who_pays(a: str, b: str, amount: Amount) -> str:
     if amount == 0:
         return "nothing changes hands"
     payer, payee = (b, a) if amount > 0 else (a, b)
-    return f"{payer} pays {payee} {number(abs(amount))}"
+    return f"{payer} pays {payee} {number(amount if amount > 0 else -amount)}"
 
 
 def explain(settlement: Settlement) -> str:

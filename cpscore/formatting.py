@@ -9,6 +9,7 @@ Amounts are written by :func:`cpscore.amounts.text`: ``2.5``, ``100``, ``-3``.
 from __future__ import annotations
 
 from collections.abc import Iterable
+from typing import TYPE_CHECKING
 
 from cpscore.amounts import Amount, signed
 from cpscore.amounts import text as number
@@ -17,6 +18,11 @@ from cpscore.hands import describe, rank_letters
 from cpscore.naturals import Natural
 from cpscore.rules import RuleSet
 from cpscore.scoring import Assessment, Fantasyland, HandReport, PlayerResult, Row, Settlement
+
+if TYPE_CHECKING:
+    from collections.abc import Callable
+
+    from cpscore.scoring import PairResult
 
 _RED = "\x1b[31m"
 _RESET = "\x1b[0m"
@@ -43,7 +49,8 @@ def table_styles() -> list[str]:
 def tabulated(rows: list[list[str]], headers: list[str], style: str, align: list[str]) -> str:
     from tabulate import tabulate
 
-    return tabulate(rows, headers=headers, tablefmt=style, colalign=align, disable_numparse=True)
+    table: str = tabulate(rows, headers=headers, tablefmt=style, colalign=align, disable_numparse=True)
+    return table
 
 
 def _category_label(category: str) -> str:
@@ -155,7 +162,12 @@ def render_table(
     return "\n".join(parts) + "\n"
 
 
-def _matrix(settlement: Settlement, pair_value, player_value, style: str) -> str:
+def _matrix(
+    settlement: Settlement,
+    pair_value: Callable[[PairResult], Amount],
+    player_value: Callable[[PlayerResult], Amount],
+    style: str,
+) -> str:
     names = [player.name for player in settlement.players]
     cell = {}
     for pair in settlement.pairs:
@@ -175,11 +187,11 @@ def json_text(value: object, indent: int = 0, compact: bool = False) -> str:
     """JSON text written from exact decimals, never through a float; indented
     by two spaces, or all on one line when ``compact``."""
     kind = type(value)
-    if kind is str:
-        return _json_string(value)  # type: ignore[arg-type]
+    if type(value) is str:  # type() again, not kind: mypy narrows value on this form
+        return _json_string(value)
     if kind is int:
         return str(value)
-    if kind is dict:
+    if type(value) is dict:
         if not value:
             return "{}"
         if compact:
@@ -187,7 +199,7 @@ def json_text(value: object, indent: int = 0, compact: bool = False) -> str:
         pad = "  " * (indent + 1)
         items = [f"{pad}{_json_string(key)}: {json_text(item, indent + 1)}" for key, item in value.items()]
         return "{\n" + ",\n".join(items) + "\n" + "  " * indent + "}"
-    if kind is list or kind is tuple:
+    if type(value) is list or type(value) is tuple:
         if not value:
             return "[]"
         if compact:
@@ -201,7 +213,7 @@ def json_text(value: object, indent: int = 0, compact: bool = False) -> str:
     if kind is bool:
         return "true" if value else "false"
     if kind.__name__ == "Decimal":  # exact: written as the decimal it is
-        return number(value)  # type: ignore[arg-type]
+        return number(value)  # type: ignore[arg-type]  # a Decimal, known by name: decimal is not imported here
     raise TypeError(f"cannot write {kind.__name__} as JSON")
 
 

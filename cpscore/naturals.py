@@ -18,6 +18,7 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Mapping, Sequence
+from typing import TYPE_CHECKING
 
 from cpscore.amounts import Amount
 from cpscore.cards import Card, Hand
@@ -25,6 +26,14 @@ from cpscore.hands import evaluate5
 from cpscore.records import Record
 from cpscore.rules import NATURALS, RuleSet
 from cpscore.values import FLUSH, STRAIGHT, STRAIGHT_FLUSH, encode
+
+if TYPE_CHECKING:
+    from collections.abc import Iterator
+    from typing import Any
+
+    _Rows = tuple[tuple[Card, ...], tuple[Card, ...], tuple[Card, ...]]
+    #: A row-based natural's tie-break key (back, middle, front values) and its rows.
+    _RowsClaim = tuple[tuple[int, int, int], _Rows]
 
 #: docs/rules.md 7 lists all-high and all-low on one line: they rank alike.
 _LINE = {natural: index for index, natural in enumerate(NATURALS)}
@@ -53,6 +62,7 @@ def compare(a: Natural, b: Natural) -> int:
         return (strength_a > strength_b) - (strength_a < strength_b)
     if a.key is None:
         return 0
+    assert b.key is not None  # the same natural: both have a tie-break key or neither
     return (a.key > b.key) - (a.key < b.key)
 
 
@@ -244,13 +254,17 @@ def _five_value(cards: Sequence[Card], kind: str) -> int | None:
     return value if category in (FLUSH, STRAIGHT_FLUSH) else None
 
 
-def _rows_claim(kind: str, cards: Sequence[Card], hand: Hand | None, ace_high: bool):
+def _rows_claim(kind: str, cards: Sequence[Card], hand: Hand | None, ace_high: bool) -> _RowsClaim | None:
     """(key, rows) for three rows of ``kind``: the set rows of a set hand, or the
     strongest arrangement of an unset one."""
     if hand is not None:
         back = _five_value(hand.back, kind)
-        middle = None if back is None else _five_value(hand.middle, kind)
-        front = None if middle is None else _front_value(hand.front, kind, ace_high)
+        if back is None:
+            return None
+        middle = _five_value(hand.middle, kind)
+        if middle is None:
+            return None
+        front = _front_value(hand.front, kind, ace_high)
         if front is None:
             return None
         return (back, middle, front), (hand.back, hand.middle, hand.front)
@@ -269,6 +283,8 @@ def _possible(kind: str, cards: Sequence[Card], ace_high: bool) -> bool:
     if kind == "flush":
         return _splits(sorted(Counter(card.suit for card in cards).values(), reverse=True), [5, 5, 3])
     five = _FIVE_WINDOWS
+    have: Counter[Any]  # rank numbers, or (suit, rank number) pairs for straight flushes
+    windows: list[Counter[Any]]
     if kind == "straight":
         have = Counter(card.rank.number for card in cards)
         windows = [Counter(window) for window in five]
@@ -300,12 +316,12 @@ def _splits(sizes: list[int], rows: list[int]) -> bool:
     return any(_splits(sizes[:i] + [size - row] + sizes[i + 1 :], rest) for i, size in enumerate(sizes) if size >= row)
 
 
-def _strongest(kind: str, cards: Sequence[Card], ace_high: bool):
+def _strongest(kind: str, cards: Sequence[Card], ace_high: bool) -> _RowsClaim | None:
     """The arrangement into rows of ``kind`` with the strongest back, then middle,
     then front: (key, rows), or None when there is none."""
     import itertools
 
-    best = None
+    best: _RowsClaim | None = None
     backs = [(value, combo) for combo in _candidates(cards, kind) if (value := _five_value(combo, kind)) is not None]
     backs.sort(key=lambda item: item[0], reverse=True)
     for back_value, back in backs:
@@ -326,7 +342,7 @@ def _strongest(kind: str, cards: Sequence[Card], ace_high: bool):
     return best
 
 
-def _candidates(cards: Sequence[Card], kind: str):
+def _candidates(cards: Sequence[Card], kind: str) -> Iterator[tuple[Card, ...]]:
     """Five-card rows of ``kind`` (or a superset) to try as the back."""
     import itertools
 

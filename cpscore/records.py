@@ -17,9 +17,16 @@ made.
 
 from __future__ import annotations
 
+# For annotations only.  Not ``typing.TYPE_CHECKING``: the cards and hands
+# modules need nothing else of ``typing``, and it costs start-up time to import;
+# mypy takes this name as true (``always_true`` in pyproject.toml).
+_TYPE_CHECKING = False
+if _TYPE_CHECKING:
+    from typing import Self
+
 
 class Record:
-    __slots__ = ()
+    __slots__: tuple[str, ...] = ()
 
     def __repr__(self) -> str:
         fields = ", ".join(f"{name}={getattr(self, name)!r}" for name in self.__slots__)
@@ -32,7 +39,7 @@ class Record:
 
     __hash__ = None  # type: ignore[assignment]  # equal by value, so not hashable
 
-    def _replace(self, **changes: object):
+    def _replace(self, **changes: object) -> Self:
         """A copy with some fields changed (as ``namedtuple._replace``)."""
         fields = {name: getattr(self, name) for name in self.__slots__}
         fields.update(changes)

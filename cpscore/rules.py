@@ -206,7 +206,7 @@ class _Settings:
         value = self.raw(key)
         if value not in allowed:
             raise self.error(key, f"{shown(value)} is not one of {', '.join(allowed)}")
-        return value  # type: ignore[return-value]
+        return value
 
     def flag(self, key: str) -> bool:
         value = self.raw(key)
@@ -227,11 +227,18 @@ class _Settings:
             raise self.error(key, f"{shown(value)} is not a whole number {span}")
         return value
 
-    def units(self, key: str, allow_off: bool = False) -> Amount | None:
-        """A non-negative exact amount, or None for ``false`` where that means off."""
+    def units(self, key: str) -> Amount:
+        """A non-negative exact amount."""
+        return self._units(key, self.raw(key), allow_off=False)
+
+    def units_or_off(self, key: str) -> Amount | None:
+        """A non-negative exact amount, or None for ``false``, which means off."""
         value = self.raw(key)
-        if value is False and allow_off:
+        if value is False:
             return None
+        return self._units(key, value, allow_off=True)
+
+    def _units(self, key: str, value: object, allow_off: bool) -> Amount:
         try:
             amount = None if isinstance(value, bool) else exact(value)
         except AmountError as error:
@@ -274,7 +281,7 @@ def from_settings(data: Mapping[str, object], source: str = "", preset: str = ""
         tables[row] = MappingProxyType({key: entries.units(key) for key in entries.data})
     naturals = top.table("naturals")
     naturals.only(NATURALS)
-    enabled = {key: naturals.units(key, allow_off=True) for key in naturals.data}
+    enabled = {key: naturals.units_or_off(key) for key in naturals.data}
     return RuleSet(
         id=top.text("id"),
         summary=top.text("summary"),
@@ -287,7 +294,7 @@ def from_settings(data: Mapping[str, object], source: str = "", preset: str = ""
             spade_bonus=royalties.flag("spade_bonus"),
         ),
         naturals=MappingProxyType({key: units for key, units in enabled.items() if units is not None}),
-        surrender=top.units("surrender", allow_off=True),
+        surrender=top.units_or_off("surrender"),
         scoop_doubles=top.flag("scoop_doubles"),
         home_run=top.flag("home_run"),
         ace_high_front_straight=top.flag("ace_high_front_straight"),
@@ -295,7 +302,7 @@ def from_settings(data: Mapping[str, object], source: str = "", preset: str = ""
         low_middle=top.flag("low_middle"),
         fantasyland=top.choice("fantasyland", FANTASYLAND),
         max_players=top.whole("max_players", 2, 4),
-        preset=preset or data["id"],
+        preset=preset or top.text("id"),
     )
 
 
@@ -330,8 +337,9 @@ def _merge(base: Mapping[str, object], overrides: Mapping[str, object], path: st
     merged = dict(base)
     for key, value in overrides.items():
         replaced = path == "royalties." and key in ROW_TABLES
-        if isinstance(value, Mapping) and isinstance(merged.get(key), Mapping) and not replaced:
-            merged[key] = _merge(merged[key], value, f"{path}{key}.")  # type: ignore[arg-type]
+        below = merged.get(key)
+        if isinstance(value, Mapping) and isinstance(below, Mapping) and not replaced:
+            merged[key] = _merge(below, value, f"{path}{key}.")
         else:
             merged[key] = value
     return merged
@@ -420,7 +428,7 @@ def _toml_value(value: object) -> str:
         return "true" if value else "false"
     if isinstance(value, str):
         return '"' + value.replace("\\", "\\\\").replace('"', '\\"') + '"'
-    return text(value)  # type: ignore[arg-type]
+    return text(value)  # type: ignore[arg-type]  # an amount: settings() holds nothing else
 
 
 def to_toml(rules: RuleSet) -> str:
@@ -428,6 +436,7 @@ def to_toml(rules: RuleSet) -> str:
     settings = rules.settings()
     royalties = settings.pop("royalties")
     naturals = settings.pop("naturals")
+    assert isinstance(royalties, dict) and isinstance(naturals, dict)  # as settings() makes them
     lines = [
         f"# cpscore rule set {rules.id!r}: every setting (docs/rules.md 11).",
         "# Save as a .toml file, change what your table plays, and use it with --rules FILE.",

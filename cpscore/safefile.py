@@ -65,6 +65,7 @@ from cpscore.errors import EnvironmentFailure, FileRefused
 
 if TYPE_CHECKING:
     from collections.abc import Callable
+    from types import ModuleType
 
 __all__ = ["rewrite"]
 
@@ -196,7 +197,7 @@ def _access(where: str, mode: int) -> bool:
     return os.access(where, mode)
 
 
-def _lock(fcntl, path: str, lock_path: str, timeout: float) -> int:
+def _lock(fcntl: ModuleType, path: str, lock_path: str, timeout: float) -> int:
     """Open the lock file and take an exclusive flock on it, waiting at most
     ``timeout`` seconds.  Returns the open descriptor (closing it unlocks)."""
     import time

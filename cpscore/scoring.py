@@ -21,6 +21,7 @@ otherwise).
 from __future__ import annotations
 
 from collections.abc import Collection, Mapping
+from typing import TYPE_CHECKING
 
 from cpscore.amounts import Amount
 from cpscore.cards import ROW_NAMES, Card, Hand
@@ -40,6 +41,9 @@ from cpscore.hands import (
 from cpscore.naturals import Natural, compare, detect
 from cpscore.records import Record
 from cpscore.rules import RuleSet
+
+if TYPE_CHECKING:
+    from collections.abc import Iterator
 
 _TWO_OF_SPADES = 3  # the code of 2s
 
@@ -276,7 +280,9 @@ def _royalty(rules: RuleSet, row_name: str, value: int) -> Amount:
     return found
 
 
-def _royalties(rules: RuleSet, rows: tuple[list[int], list[int], list[int]], plains) -> tuple[Amount, ...]:
+def _royalties(
+    rules: RuleSet, rows: tuple[list[int], list[int], list[int]], plains: tuple[int, int, int]
+) -> tuple[Amount, Amount, Amount]:
     if rules.royalties.mode == "none":
         return (0, 0, 0)
     amounts = [_royalty(rules, name, plain) for name, plain in zip(ROW_NAMES, plains)]
@@ -286,7 +292,8 @@ def _royalties(rules: RuleSet, rows: tuple[list[int], list[int], list[int]], pla
     if keep and sum(1 for amount in amounts if amount) > keep:
         ranked = sorted(range(3), key=lambda i: (amounts[i], -i), reverse=True)[:keep]
         amounts = [amount if i in ranked else 0 for i, amount in enumerate(amounts)]
-    return tuple(amounts)
+    front, middle, back = amounts
+    return (front, middle, back)
 
 
 def evaluate_core(front: list[int], middle: list[int], back: list[int], rules: RuleSet) -> Core:
@@ -303,15 +310,21 @@ def evaluate_core(front: list[int], middle: list[int], back: list[int], rules: R
     return Core((front_value, middle_value, back_value), plains, foul, royalties)
 
 
+def row_codes(hand: Hand) -> tuple[list[int], list[int], list[int]]:
+    """The card codes of a hand's front, middle and back (as :func:`evaluate_core` takes them)."""
+    front, middle, back = hand.rows
+    return [card.code for card in front], [card.code for card in middle], [card.code for card in back]
+
+
 def assess(hand: Hand, rules: RuleSet) -> Assessment:
     """Evaluate a hand's rows under the rules' variants, find a foul, and price
     its royalties (0 when fouled)."""
-    core = evaluate_core(*([card.code for card in row] for row in hand.rows), rules)
-    rows = tuple(
+    core = evaluate_core(*row_codes(hand), rules)
+    front, middle, back = (
         Row(name, cards, value, plain, amount)
         for name, cards, value, plain, amount in zip(ROW_NAMES, hand.rows, core.values, core.plains, core.royalties)
     )
-    return Assessment(hand, rows, core)  # type: ignore[arg-type]
+    return Assessment(hand, (front, middle, back), core)
 
 
 _FRONT_QUALIFIES = {12: 14, 13: 15, 14: 16}  # progressive cards for QQ, KK, AA; trips 17
@@ -378,7 +391,7 @@ def check_hand(hand_or_cards: Hand | tuple[Card, ...], rules: RuleSet, playing_f
     """Rows, foul, royalties, the natural the cards make and Fantasyland for one
     hand.  An unset hand that makes no natural is an error."""
     hand = hand_or_cards if isinstance(hand_or_cards, Hand) else None
-    cards = hand.cards() if hand else tuple(hand_or_cards)
+    cards = hand_or_cards.cards() if isinstance(hand_or_cards, Hand) else tuple(hand_or_cards)
     natural = detect(cards, hand, rules)
     if hand is None and natural is None:
         raise _not_a_natural(rules)
@@ -432,10 +445,13 @@ def row_extras(rules: RuleSet, a: Core, b: Core, rows: tuple[int, int, int]) -> 
         if outcome and winner and not (rules.royalties.cancel_when_both and loser):
             extra = winner if rules.royalties.mode == "row-bonus" else winner - 1
         extras.append(extra * outcome)
-    return tuple(extras)  # type: ignore[return-value]
+    front, middle, back = extras
+    return (front, middle, back)
 
 
-def rows_result(rules: RuleSet, a: Core, b: Core, rows, home_run_a: bool, home_run_b: bool):
+def rows_result(
+    rules: RuleSet, a: Core, b: Core, rows: tuple[int, int, int], home_run_a: bool, home_run_b: bool
+) -> tuple[int, Amount, Amount, int]:
     """(row_units, bonus, royalties, multiplier) of a pair whose rows are played."""
     multiplier = 1
     scoop = _scoops(rows)
@@ -476,10 +492,11 @@ def settle(
         for seat, natural in zip(seats, naturals)
     ]
     # Pairs whose rows are played, and who scooped whom (for the multipliers).
-    played = {}
+    played: dict[tuple[int, int], tuple[int, int, int]] = {}
     for i, j in _pairs(seats):
-        if assessments[i] is not None and assessments[j] is not None:
-            played[i, j] = compare_rows(assessments[i].core, assessments[j].core)
+        assessment_a, assessment_b = assessments[i], assessments[j]
+        if assessment_a is not None and assessment_b is not None:
+            played[i, j] = compare_rows(assessment_a.core, assessment_b.core)
     owners = [seat.owner for seat in seats]
     home_run = (
         [scoops_everyone(i, owners, played) for i in range(len(seats))] if rules.home_run else [False] * len(seats)
@@ -527,19 +544,19 @@ def settle(
         )
         for seat, assessment, natural, units, amount in zip(seats, assessments, naturals, totals, money)
     )
-    owners = []
+    owner_totals = []
     for name in deal.owners():
         mine = [player for player in players if player.seat.owner == name]
-        owners.append(OwnerTotal(name, sum(p.units for p in mine), sum(p.amount for p in mine)))
+        owner_totals.append(OwnerTotal(name, sum(p.units for p in mine), sum(p.amount for p in mine)))
     warnings = tuple(
         f"{seat.name} waives, but the hand makes no natural under the {rules.id} rules: the waive has no effect"
         for seat in seats
         if seat.waive and detect(seat.cards, seat.hand, rules) is None
     )
-    return Settlement(rules, stake, players, tuple(pairs), tuple(owners), warnings)
+    return Settlement(rules, stake, players, tuple(pairs), tuple(owner_totals), warnings)
 
 
-def _pairs(seats: tuple[Seat, ...]):
+def _pairs(seats: tuple[Seat, ...]) -> Iterator[tuple[int, int]]:
     """Seat index pairs (i < j) of hands of different players."""
     for i in range(len(seats)):
         for j in range(i + 1, len(seats)):
@@ -547,7 +564,7 @@ def _pairs(seats: tuple[Seat, ...]):
                 yield i, j
 
 
-def scoops_everyone(index: int, owners: list[str], played) -> bool:
+def scoops_everyone(index: int, owners: list[str], played: Mapping[tuple[int, int], tuple[int, int, int]]) -> bool:
     """Whether this hand scoops every opponent, with at least two opponents
     (an opponent with a natural or a surrender is not scooped)."""
     opponents = [other for other in range(len(owners)) if owners[other] != owners[index]]

@@ -27,6 +27,7 @@ and what is kept between deals does not grow with their number.
 from __future__ import annotations
 
 from collections.abc import Collection, Iterable, Iterator, Mapping
+from typing import TYPE_CHECKING
 
 from cpscore.amounts import Amount
 from cpscore.deal import Deal, Entry, Names, build_deal, check_name, look_alike, owner, quick_hands
@@ -43,6 +44,9 @@ from cpscore.scoring import (
     scoops_everyone,
     settle,
 )
+
+if TYPE_CHECKING:
+    from cpscore.scoring import Core, Fantasyland
 
 HEADER_KEYS = ("rules", "stake", "pair-stake")
 
@@ -225,7 +229,14 @@ class Totals(Record):
 
     __slots__ = ("names", "units", "money", "fantasyland", "cores")
 
-    def __init__(self, names, units, money, fantasyland, cores) -> None:
+    def __init__(
+        self,
+        names: list[str],
+        units: list[Amount],
+        money: list[Amount],
+        fantasyland: list[Fantasyland | None],
+        cores: list[Core],
+    ) -> None:
         self.names = names
         self.units = units
         self.money = money
@@ -244,7 +255,7 @@ def settle_totals(
     """The totals of a plain deal (one set hand per player, as card codes), by
     the same rules and steps as :func:`settle` but without its records; None
     when a hand might make a natural, which :func:`settle` must decide."""
-    cores = [evaluate_core(*rows, rules) for _, rows in hands]
+    cores = [evaluate_core(front, middle, back, rules) for _, (front, middle, back) in hands]
     if rules.naturals:
         for (_, rows), core in zip(hands, cores):
             if might_make(rows[0] + rows[1] + rows[2], core.plains, rules):
@@ -255,8 +266,10 @@ def settle_totals(
     home_run = [scoops_everyone(i, names, played) for i in range(count)] if rules.home_run else [False] * count
     units: list[Amount] = [0] * count
     money: list[Amount] = [0] * count
-    for (i, j), rows in played.items():
-        row_units, bonus, royalties, multiplier = rows_result(rules, cores[i], cores[j], rows, home_run[i], home_run[j])
+    for (i, j), outcome in played.items():
+        row_units, bonus, royalties, multiplier = rows_result(
+            rules, cores[i], cores[j], outcome, home_run[i], home_run[j]
+        )
         amount = (row_units + bonus + royalties) * multiplier
         pair_stake = pair_stakes.get(frozenset((names[i], names[j])), stake) if pair_stakes else stake
         units[i] += amount
@@ -369,7 +382,13 @@ class Ledger:
         """Of the players in Fantasyland, those playing their one repeat."""
         return [name for name in playing if self.fantasyland[name]]
 
-    def _record(self, balances, fantasylands, race_hands, number: int) -> dict[str, int] | None:
+    def _record(
+        self,
+        balances: Iterable[tuple[str, Amount, Amount]],
+        fantasylands: Iterable[tuple[str, Fantasyland | None]],
+        race_hands: list[tuple[str, str, tuple[int, int, int] | None]],
+        number: int,
+    ) -> dict[str, int] | None:
         """Add a settled deal to the running state: (player, units, money) to the
         totals, each hand's Fantasyland to who plays the next deal in it, and
         (with a race) the hands' rows to the race.  Returns the race points."""
@@ -391,6 +410,7 @@ class Ledger:
         1 (a tie for best scores nothing); all three rows in a four-hand deal
         score a fourth point."""
         race = self.race
+        assert race is not None  # called only with a race
         live = [(name, owner, values) for name, owner, values in hands if values is not None]
         points = {owner: 0 for _, owner, _ in hands}
         taken: dict[str, int] = {}
@@ -433,18 +453,18 @@ def transfers(balances: Mapping[str, Amount]) -> list[Transfer]:
     """
     owed = sorted(((amount, name) for name, amount in balances.items() if amount > 0), key=lambda x: (-x[0], x[1]))
     owing = sorted(((-amount, name) for name, amount in balances.items() if amount < 0), key=lambda x: (-x[0], x[1]))
-    owed_list = [[amount, name] for amount, name in owed]
-    owing_list = [[amount, name] for amount, name in owing]
+    owed_left = [amount for amount, _ in owed]  # what each creditor is still owed
+    owing_left = [amount for amount, _ in owing]  # what each debtor still owes
     payments = []
     i = j = 0
-    while i < len(owing_list) and j < len(owed_list):
-        pay = min(owing_list[i][0], owed_list[j][0])
-        payments.append(Transfer(owing_list[i][1], owed_list[j][1], pay))
-        owing_list[i][0] -= pay
-        owed_list[j][0] -= pay
-        if owing_list[i][0] == 0:
+    while i < len(owing_left) and j < len(owed_left):
+        pay = min(owing_left[i], owed_left[j])
+        payments.append(Transfer(owing[i][1], owed[j][1], pay))
+        owing_left[i] -= pay
+        owed_left[j] -= pay
+        if owing_left[i] == 0:
             i += 1
-        if owed_list[j][0] == 0:
+        if owed_left[j] == 0:
             j += 1
     return payments
 
@@ -545,7 +565,16 @@ class Append:
     same.  Afterwards it holds the deal's number, first line, settlement and
     warnings."""
 
-    def __init__(self, target, entries, rules, rules_text, surrender=(), waive=(), new_player=()) -> None:
+    def __init__(
+        self,
+        target: str,
+        entries: Iterable[Entry],
+        rules: RuleSet | None,
+        rules_text: str | None,
+        surrender: Iterable[str] = (),
+        waive: Iterable[str] = (),
+        new_player: Iterable[str] = (),
+    ) -> None:
         self.target, self.entries, self.rules = target, list(entries), rules
         self.rules_text = rules_text
         self.stored = stored_rules_path(target, rules_text) if rules_text else None
@@ -565,11 +594,11 @@ class Append:
         header, deals = read_session(split_lines(existing, target), target)
         known = Names()
         count = 0
-        for deal in deals:
+        for read in deals:
             count += 1
-            if deal.error:
-                raise DealError(f"{deal.error}; fix the session file before adding to it")
-            for entry in deal.entries:
+            if read.error:
+                raise DealError(f"{read.error}; fix the session file before adding to it")
+            for entry in read.entries:
                 known.check(owner(entry.name), entry.where)
         if self.stored is not None and existing.strip():
             raise DealError(f"{target} already exists: --rules only starts a new session file (its @rules header)")
@@ -613,8 +642,11 @@ class Append:
         stored = self.stored
         if stored is not None and header.rules != stored:
             raise DealError(f"the rules path {shown(stored, 60)} cannot be written in a session header (no '#')")
-        if stored is not None and is_rule_file(self.rules_text):
-            if os.path.realpath(session_relative(self.target, stored)) != os.path.realpath(self.rules_text):
+        if stored is not None:
+            assert self.rules_text is not None  # stored is made from it
+            if is_rule_file(self.rules_text) and (
+                os.path.realpath(session_relative(self.target, stored)) != os.path.realpath(self.rules_text)
+            ):
                 raise DealError(
                     f"the rules path {shown(stored, 60)} would not lead back to {shown(self.rules_text, 60)}"
                 )

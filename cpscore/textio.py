@@ -85,7 +85,7 @@ def read_lines(file: BinaryIO, source: str) -> Iterator[str]:
     if start in (b"\xff\xfe", b"\xfe\xff"):
         raise DealError(f"{source}: UTF-16 text, not UTF-8: save the file as UTF-8")
     file.seek(-len(start), io.SEEK_CUR)
-    text = io.TextIOWrapper(file, encoding="utf-8", errors="surrogateescape", newline=None)  # type: ignore[arg-type]
+    text = io.TextIOWrapper(file, encoding="utf-8", errors="surrogateescape", newline=None)
     try:
         number = 0
         while True:

@@ -486,3 +486,36 @@ def test_json_keeps_names_the_terminal_cannot_encode():
     result = cpscore("score", "Nguy\u1ec5n=" + HANDS["Amy"], BOB, "--format", "json", env=environment)
     assert b'"name": "Nguy\\u1ec5n"' in result.stdout
     assert json.loads(result.stdout)["players"][0]["name"] == "Nguy\u1ec5n"
+
+
+def test_session_with_a_terminal_on_stderr_shows_progress_and_settles(tmp_path):
+    """On a terminal the check shows a progress bar on stderr; stdout is the same table."""
+    import pty
+
+    path = session_file(tmp_path, "\n".join([deal("Amy", "Bob", "Cy")] * 200))
+    leader, follower = pty.openpty()
+    try:
+        result = subprocess.run(
+            [sys.executable, "-m", "cpscore", "session", str(path), "--totals"],
+            stdout=subprocess.PIPE,
+            stderr=follower,
+            timeout=60,
+        )
+        os.close(follower)
+        follower = -1
+        seen = b""
+        while True:
+            try:
+                chunk = os.read(leader, 65536)
+            except OSError:  # the terminal's other end is closed: all read
+                break
+            if not chunk:
+                break
+            seen += chunk
+    finally:
+        if follower != -1:
+            os.close(follower)
+        os.close(leader)
+    assert result.returncode == 0, seen
+    assert b"checking" in seen and b"internal error" not in seen
+    assert result.stdout == run("session", str(path), "--totals").stdout.encode()
