@@ -954,7 +954,11 @@ def make_add() -> click.Command:
 
         try:
             entries = _add_entries(hands)
-            chosen = _load_rules(click.get_current_context(), None, rules_text) if rules_text else None
+            try:
+                chosen = _load_rules(click.get_current_context(), None, rules_text) if rules_text else None
+            except click.BadParameter as error:
+                error.param_hint = "'--rules'"
+                raise
             append = Append(target, entries, chosen, rules_text, surrender, waive, new_player)
             rewrite(target, append)
         except CpscoreError as error:
