@@ -112,52 +112,27 @@ def test_inputs_are_deterministic():
 # Every command, from the seeded generators ------------------------------------------------------
 
 
-@settings(max_examples=65, **FUZZ)
-@given(seed=SEEDS)
-def test_score(runner, seed):
-    assert_keeps_promises(runner, seeded("score", seed))
+@pytest.mark.parametrize(
+    ("command", "examples"),
+    [
+        ("score", 65),
+        ("check", 65),
+        ("session", 55),
+        ("add", 50),
+        ("arrange", 15),
+        ("rules show", 40),
+        ("rules", 10),
+        ("junk", 30),
+    ],
+    ids=lambda value: str(value).replace(" ", "-"),
+)
+def test_every_command_keeps_its_promises(runner, command, examples):
+    @settings(max_examples=examples, **FUZZ)
+    @given(seed=SEEDS)
+    def keeps_promises(seed):
+        assert_keeps_promises(runner, seeded(command, seed))
 
-
-@settings(max_examples=65, **FUZZ)
-@given(seed=SEEDS)
-def test_check(runner, seed):
-    assert_keeps_promises(runner, seeded("check", seed))
-
-
-@settings(max_examples=55, **FUZZ)
-@given(seed=SEEDS)
-def test_session(runner, seed):
-    assert_keeps_promises(runner, seeded("session", seed))
-
-
-@settings(max_examples=50, **FUZZ)
-@given(seed=SEEDS)
-def test_add(runner, seed):
-    assert_keeps_promises(runner, seeded("add", seed))
-
-
-@settings(max_examples=15, **FUZZ)
-@given(seed=SEEDS)
-def test_arrange(runner, seed):
-    assert_keeps_promises(runner, seeded("arrange", seed))
-
-
-@settings(max_examples=40, **FUZZ)
-@given(seed=SEEDS)
-def test_rules_show(runner, seed):
-    assert_keeps_promises(runner, seeded("rules show", seed))
-
-
-@settings(max_examples=10, **FUZZ)
-@given(seed=SEEDS)
-def test_rules(runner, seed):
-    assert_keeps_promises(runner, seeded("rules", seed))
-
-
-@settings(max_examples=30, **FUZZ)
-@given(seed=SEEDS)
-def test_junk(runner, seed):
-    assert_keeps_promises(runner, seeded("junk", seed))
+    keeps_promises()
 
 
 # Rule files: --rules FILE.toml and rules show FILE.toml ---------------------------------------------
