@@ -109,9 +109,18 @@ def parse_amount(written: str) -> Amount:
     match = re.fullmatch(_PLAIN, body, re.ASCII)
     if match is None or not any(match.groups()):
         if re.fullmatch(_EXPONENT, written.strip(), re.ASCII):
-            from decimal import Decimal
+            from decimal import Decimal, InvalidOperation
 
-            _bounded(Decimal(written.strip()), written)  # too large or too small: say so
+            try:
+                number = Decimal(written.strip())
+            except InvalidOperation:  # an exponent beyond what any decimal can hold
+                small = "-" in written.lower().partition("e")[2]
+                limit = f"{FRACTION_DIGITS} digits after" if small else f"{WHOLE_DIGITS} digits before"
+                raise AmountError(
+                    f"{shown(written)} is too {'small' if small else 'large'}: amounts have at most {limit} the point",
+                    True,
+                ) from None
+            _bounded(number, written)  # too large or too small: say so
             raise AmountError(
                 f"{shown(written)} has an exponent: write the amount as a plain decimal, such as 10 or 0.5"
             )
