@@ -107,16 +107,28 @@ class Card(namedtuple("Card", "rank suit code")):
     @staticmethod
     def of(rank: Rank, suit: Suit) -> Card:
         """The card of this rank and suit."""
-        return CARDS[(rank.number - 2) * 4 + _SUIT_INDEX[suit]]
+        return CARDS[card_code(rank.number, _SUIT_INDEX[suit])]
 
     def __str__(self) -> str:
         return self.rank.value + self.suit.value
 
 
+def card_code(rank: int, suit: int) -> int:
+    """The layout of a card code, named here once: rank-major, ``(rank - 2) * 4
+    + suit`` for ranks 2-14 and suits 0-3 (clubs, diamonds, hearts, spades), so
+    0 is 2c and 51 is As.  :data:`RANK_OF` and :data:`SUIT_OF` read it back."""
+    return (rank - 2) * 4 + suit
+
+
 #: The 52 cards, indexed by their code: ``CARDS[card.code] is card``.
 CARDS: tuple[Card, ...] = tuple(
-    Card(rank, suit, (rank.number - 2) * 4 + _SUIT_INDEX[suit]) for rank in Rank for suit in Suit
+    Card(rank, suit, card_code(rank.number, _SUIT_INDEX[suit])) for rank in Rank for suit in Suit
 )
+#: A card code's rank (2-14) and suit (0-3), by code: the inverse of :func:`card_code`.
+RANK_OF: tuple[int, ...] = tuple(code // 4 + 2 for code in range(52))
+SUIT_OF: tuple[int, ...] = tuple(code % 4 for code in range(52))
+#: The suits of red cards (diamonds, hearts) in :data:`SUIT_OF`.
+RED_SUITS = (1, 2)
 
 _RANK_SPELLINGS = {rank: [rank.value, rank.value.lower()] for rank in Rank}
 _RANK_SPELLINGS[Rank.TEN].append("10")

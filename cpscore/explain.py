@@ -26,7 +26,7 @@ from cpscore.amounts import text as number
 from cpscore.hands import Foul, describe, digits, rank_letters
 from cpscore.naturals import Natural, compare
 from cpscore.scoring import PairResult, PlayerResult, Row, Settlement, row_extras
-from cpscore.values import CATEGORIES
+from cpscore.values import CATEGORIES, CATEGORY_SHIFT
 
 if TYPE_CHECKING:
     from cpscore.rules import RuleSet
@@ -39,7 +39,7 @@ _ARTICLE = {"high-card": "high card", "pair": "a pair", "two-pair": "two pair", 
 
 
 def _category_words(value: int) -> str:
-    category = CATEGORIES[value >> 20]
+    category = CATEGORIES[value >> CATEGORY_SHIFT]
     return _ARTICLE.get(category, "a " + category.replace("-", " "))
 
 
@@ -52,11 +52,11 @@ def deciding(stronger: int, weaker: int) -> str:
     >>> deciding(value(parse_cards("Ah Ad 9c 5s 2h")), value(parse_cards("As Ac 8d 7s 6h")))
     'then 9 over 8'
     """
-    if stronger >> 20 != weaker >> 20:
+    if stronger >> CATEGORY_SHIFT != weaker >> CATEGORY_SHIFT:
         return f"{_category_words(stronger)} over {_category_words(weaker)}"
     for index, (mine, theirs) in enumerate(zip(digits(stronger), digits(weaker))):
         if mine != theirs:
-            if index == 0 and (stronger >> 20) in (1, 2, 3, 6, 7):  # a pair, trips, ... of higher rank
+            if index == 0 and (stronger >> CATEGORY_SHIFT) in (1, 2, 3, 6, 7):  # a pair, trips, ... of higher rank
                 return f"{_PLURAL[mine]} over {_PLURAL[theirs]}"
             return f"{'then ' if index else ''}{_LETTER[mine]} over {_LETTER[theirs]}"
     return "equal ranks"  # pragma: no cover - only called on different values

@@ -20,7 +20,7 @@ from collections.abc import Sequence
 
 from cpscore._tables import FIVE as _FIVE
 from cpscore._tables import THREE as _THREE
-from cpscore.cards import Card
+from cpscore.cards import RANK_OF, SUIT_OF, Card
 from cpscore.records import Record
 from cpscore.values import (
     CATEGORIES,
@@ -39,8 +39,8 @@ _STRAIGHT_FLUSH = 8
 
 # One prime per rank and the suit of each card, indexed by card code.
 _PRIMES = (2, 3, 5, 7, 11, 13, 17, 19, 23, 29, 31, 37, 41)
-PRIME = [_PRIMES[code >> 2] for code in range(52)]
-SUIT = [code & 3 for code in range(52)]
+PRIME = [_PRIMES[RANK_OF[code] - 2] for code in range(52)]
+SUIT = list(SUIT_OF)
 
 
 def evaluate5(codes: Sequence[int]) -> int:

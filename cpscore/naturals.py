@@ -21,11 +21,11 @@ from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING
 
 from cpscore.amounts import Amount
-from cpscore.cards import Card, Hand
+from cpscore.cards import RANK_OF, RED_SUITS, SUIT_OF, Card, Hand
 from cpscore.hands import evaluate5
 from cpscore.records import Record
 from cpscore.rules import NATURALS, RuleSet
-from cpscore.values import FLUSH, STRAIGHT, STRAIGHT_FLUSH, encode
+from cpscore.values import CATEGORY_SHIFT, FLUSH, STRAIGHT, STRAIGHT_FLUSH, encode
 
 if TYPE_CHECKING:
     from collections.abc import Iterator
@@ -73,7 +73,7 @@ def detect(cards: Sequence[Card], hand: Hand | None, rules: RuleSet) -> Natural 
     enabled = rules.naturals
     if not enabled:
         return None
-    ranks = [(card.code >> 2) + 2 for card in cards]
+    ranks = [RANK_OF[card.code] for card in cards]
     groups = _Groups(ranks)
     for natural in _by_value(enabled):  # the first one the cards make is the most valuable
         found = _claim(natural, cards, ranks, groups, hand, rules)
@@ -111,7 +111,7 @@ def claims(cards: Sequence[Card], rules: RuleSet) -> list[str]:
     """
     if not rules.naturals:
         return []
-    ranks = [(card.code >> 2) + 2 for card in cards]
+    ranks = [RANK_OF[card.code] for card in cards]
     groups = _Groups(ranks)
     return [
         natural
@@ -175,16 +175,16 @@ def might_make(codes: list[int], plains: tuple[int, int, int], rules: RuleSet) -
     """A quick, safe test for a set hand given as its 13 codes (front first)
     and its rows' poker values: False only when the hand surely makes no
     enabled natural; True sends it to :func:`detect`."""
-    ranks = [(code >> 2) + 2 for code in codes]
+    ranks = [RANK_OF[code] for code in codes]
     distinct = len(set(ranks))
-    middle, back = plains[1] >> 20, plains[2] >> 20
+    middle, back = plains[1] >> CATEGORY_SHIFT, plains[2] >> CATEGORY_SHIFT
     for natural in rules.naturals:
         if natural in _ROW_BASED:
             kinds = _MIGHT_ROWS[natural]
             if (
                 middle in kinds
                 and back in kinds
-                and (natural == "three-straights" or len({c & 3 for c in codes[:3]}) == 1)
+                and (natural == "three-straights" or len({SUIT_OF[c] for c in codes[:3]}) == 1)
             ):
                 return True
         elif natural in ("dragon", "clean-dragon"):
@@ -203,7 +203,7 @@ def might_make(codes: list[int], plains: tuple[int, int, int], rules: RuleSet) -
             if max(ranks) <= 8:
                 return True
         elif natural == "one-colour":
-            if len({code & 3 in (1, 2) for code in codes}) == 1:
+            if len({SUIT_OF[code] in RED_SUITS for code in codes}) == 1:
                 return True
         elif not set(ranks) & {11, 12, 13}:  # no-broadway
             return True
@@ -233,7 +233,7 @@ def _front_value(cards: Sequence[Card], kind: str, ace_high: bool) -> int | None
     (docs/rules.md 7): a straight (or straight flush) by its top card, ``A-2-3``
     lowest; a flush by its ranks.  A front that is also a straight flush is
     compared as the straight or the flush the natural needs, never above them."""
-    ranks = [(card.code >> 2) + 2 for card in cards]
+    ranks = [RANK_OF[card.code] for card in cards]
     straight = _is_straight3(ranks, ace_high)
     flush = len({card.suit for card in cards}) == 1
     top = 3 if sorted(ranks) == [2, 3, 14] else max(ranks)
@@ -246,7 +246,7 @@ def _front_value(cards: Sequence[Card], kind: str, ace_high: bool) -> int | None
 
 def _five_value(cards: Sequence[Card], kind: str) -> int | None:
     value = evaluate5([card.code for card in cards])
-    category = value >> 20
+    category = value >> CATEGORY_SHIFT
     if kind == "straight-flush":
         return value if category == STRAIGHT_FLUSH else None
     if kind == "straight":

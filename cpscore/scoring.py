@@ -41,6 +41,7 @@ from cpscore.hands import (
 from cpscore.naturals import Natural, compare, detect
 from cpscore.records import Record
 from cpscore.rules import RuleSet
+from cpscore.values import CATEGORY_SHIFT
 
 if TYPE_CHECKING:
     from collections.abc import Iterator
@@ -337,7 +338,7 @@ def fantasyland(core: Core | None, rules: RuleSet, playing: bool, repeat: bool =
         return None
     if core is None or core.foul or (playing and repeat):
         return Fantasyland(playing, False, None)
-    front, middle, back = (plain >> 20 for plain in core.plains)
+    front, middle, back = (plain >> CATEGORY_SHIFT for plain in core.plains)
     progressive = rules.fantasyland == "progressive"
     if playing:  # stay: trips in front, full house or better in the middle, quads or better in the back
         stays = front == 3 or middle >= 6 or back >= 7
