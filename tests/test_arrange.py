@@ -48,6 +48,7 @@ def brute_force(cards, rules):
     return best
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("preset", ["2-4", "1-6", "ofc", "taiwanese"])
 def test_agrees_with_brute_force(preset):
     rng = random.Random(preset)
