@@ -214,12 +214,16 @@ def entries_from_text(text: str, source: str) -> list[Entry]:
         line = line.split("#", 1)[0].strip()
         if not line:
             continue
-        where = f"{source}, line {number}"
-        name, colon, hand = line.partition(":")
-        if not colon:
-            raise DealError(f"{where}: expected NAME: HAND, got {shown(line)}")
-        entries.append(Entry(check_name(name, where), hand, where))
+        entries.append(entry_from_line(line, f"{source}, line {number}"))
     return entries
+
+
+def entry_from_line(line: str, where: str) -> Entry:
+    """One ``NAME: HAND`` line of a deal or session file (comment removed)."""
+    name, colon, hand = line.partition(":")
+    if not colon:
+        raise DealError(f"{where}: expected NAME: HAND, got {shown(line)}")
+    return Entry(check_name(name, where), hand, where)
 
 
 def _markers(text: str, prefix: str, name: str) -> tuple[str, set[str]]:

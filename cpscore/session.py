@@ -30,8 +30,8 @@ from collections.abc import Collection, Iterable, Iterator, Mapping
 from typing import TYPE_CHECKING
 
 from cpscore.amounts import Amount
-from cpscore.deal import Deal, Entry, Names, build_deal, check_name, look_alike, owner, quick_hands
-from cpscore.errors import CpscoreError, DealError, shown
+from cpscore.deal import Deal, Entry, Names, build_deal, entry_from_line, look_alike, owner, quick_hands
+from cpscore.errors import CpscoreError, DealError, RulesError, shown
 from cpscore.naturals import might_make
 from cpscore.records import Record
 from cpscore.rules import RuleSet
@@ -153,12 +153,8 @@ def _deals(first: list[tuple[int, str]], lines: Iterator[str], number: int, sour
         if line.startswith("@"):
             error = f"{where}: header lines go at the top of the session, before the first deal"
             continue
-        name, colon, hand = line.partition(":")
-        if not colon:
-            error = f"{where}: expected NAME: HAND, got {shown(line)}"
-            continue
         try:
-            entries.append(Entry(check_name(name, where), hand, where))
+            entries.append(entry_from_line(line, where))
         except DealError as problem:
             error = str(problem)
     if entries or error:
@@ -524,7 +520,6 @@ def session_relative(session_path: str, rules_path: str) -> str:
 def header_rules(header: Header, source_path: str | None) -> RuleSet | None:
     """The rule set a session's ``@rules`` header names (None: no header);
     errors name the header's line."""
-    from cpscore.errors import RulesError
     from cpscore.rules import get_rules, is_rule_file, load_rules_file
 
     if not header.rules:
