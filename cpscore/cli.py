@@ -847,14 +847,14 @@ def make_session() -> click.Command:
         try:
             with _spooled(source) as file:
                 # First pass: check every deal, keeping only the running totals.
+                import contextlib
+
                 size = os.fstat(file.fileno()).st_size
-                if size and sys.stderr.isatty():
-                    with click.progressbar(length=size, label="checking", file=sys.stderr) as bar:
-                        ledger, deals, money, places = start(_with_progress(read_lines(file, name), file, bar))
-                        for _ in each_deal(ledger, deals, first_pass=True):
-                            pass
-                else:
-                    ledger, deals, money, places = start(read_lines(file, name))
+                shown_bar = size and sys.stderr.isatty()
+                bar = click.progressbar(length=size, label="checking", file=sys.stderr) if shown_bar else None
+                with bar or contextlib.nullcontext():
+                    lines = read_lines(file, name)
+                    ledger, deals, money, places = start(_with_progress(lines, file, bar) if bar else lines)
                     for _ in each_deal(ledger, deals, first_pass=True):
                         pass
                 try:
