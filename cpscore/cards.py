@@ -210,12 +210,22 @@ class Hand(Record):
     """A set hand: a 3-card front, a 5-card middle and a 5-card back.  Cards
     keep the order they were written in."""
 
-    __slots__ = ("front", "middle", "back")
+    __slots__ = ("front", "middle", "back", "codes")
+    _derived = ("codes",)
 
-    def __init__(self, front: tuple[Card, ...], middle: tuple[Card, ...], back: tuple[Card, ...]) -> None:
+    def __init__(
+        self,
+        front: tuple[Card, ...],
+        middle: tuple[Card, ...],
+        back: tuple[Card, ...],
+        *,
+        codes: tuple[int, ...] | None = None,
+    ) -> None:
         self.front = front
         self.middle = middle
         self.back = back
+        #: The 13 card codes, front first (what settlement reads).
+        self.codes = codes if codes is not None else tuple(card.code for card in front + middle + back)
 
     @property
     def rows(self) -> tuple[tuple[Card, ...], tuple[Card, ...], tuple[Card, ...]]:
@@ -247,6 +257,9 @@ def parse_hand(text: str, player: str | None = None) -> Hand:
 
 def parse_hand_or_cards(text: str, player: str | None = None) -> Hand | tuple[Card, ...]:
     """A set hand, or the 13 cards of an unset hand (no ``/``: docs/rules.md 1)."""
+    quick = _plain_hand(text)
+    if quick is not None:
+        return quick
     where = _where(player)
     if len(text) > MAX_HAND_TEXT:
         raise CardError(
@@ -282,6 +295,35 @@ def parse_hand_or_cards(text: str, player: str | None = None) -> Hand | tuple[Ca
     hand = Hand(rows["front"], rows["middle"], rows["back"])
     _check_no_repeats(zip(ROW_NAMES, hand.rows), player)
     return hand
+
+
+def _plain_hand(text: str) -> Hand | None:
+    """A hand written the plain way (``Ks Kd 4c / ...``: tokens between spaces,
+    rows 3 / 5 / 5 or 5 / 5 / 3, no card twice), read with dictionary lookups
+    alone; None for anything else, which :func:`parse_hand_or_cards` reads
+    (and words the error for)."""
+    parts = text.split("/")
+    if len(parts) != 3 or len(text) > MAX_HAND_TEXT:
+        return None
+    code = CODES.__getitem__
+    try:
+        rows = [list(map(code, part.split())) for part in parts]
+    except KeyError:
+        return None
+    first, middle, last = rows
+    if len(middle) != 5:
+        return None
+    if len(first) == 3 and len(last) == 5:
+        front, back = first, last
+    elif len(first) == 5 and len(last) == 3:
+        front, back = last, first
+    else:
+        return None
+    codes = (*front, *middle, *back)
+    if len(set(codes)) != 13:
+        return None
+    card = CARDS.__getitem__
+    return Hand(tuple(map(card, front)), tuple(map(card, middle)), tuple(map(card, back)), codes=codes)
 
 
 def _row_order(first: int, last: int) -> tuple[str, str, str]:

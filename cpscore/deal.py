@@ -19,7 +19,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from cpscore.cards import CODES, ROW_NAMES, Card, Hand, parse_hand_or_cards
+from cpscore.cards import ROW_NAMES, Card, Hand, parse_hand_or_cards
 from cpscore.errors import CardError, DealError, shown
 from cpscore.records import Record
 from cpscore.rules import RuleSet
@@ -45,7 +45,8 @@ class Seat(Record):
     surrender without cards), its 13 cards (empty for such a surrender), and
     the player's markers."""
 
-    __slots__ = ("name", "owner", "hand", "cards", "surrendered", "waive", "fantasyland")
+    __slots__ = ("name", "owner", "hand", "cards", "surrendered", "waive", "fantasyland", "codes")
+    _derived = ("codes",)
 
     def __init__(
         self,
@@ -64,6 +65,8 @@ class Seat(Record):
         self.surrendered = surrendered
         self.waive = waive
         self.fantasyland = fantasyland
+        #: The cards' codes, front first for a set hand (what settlement reads).
+        self.codes = hand.codes if hand is not None else tuple(card.code for card in cards)
 
 
 class Deal(Record):
@@ -89,8 +92,11 @@ def check_name(name: str, where: str = "") -> str:
     or invisible character (newline, tab, U+2028, a byte-order mark, a
     non-breaking space), does not start with ``@`` (a session header), and
     has at most :data:`MAX_NAME` characters."""
+    checked = _CHECKED.get(name)
+    if checked is not None:
+        return checked
     prefix = f"{where}: " if where else ""
-    name = name.strip()
+    raw, name = name, name.strip()
     if not name:
         raise DealError(f"{prefix}a player name is missing (write NAME: HAND)")
     bad = [char for char in FORBIDDEN_IN_NAMES if char in name]
@@ -107,7 +113,17 @@ def check_name(name: str, where: str = "") -> str:
     if len(name) > MAX_NAME:
         raise DealError(f"{prefix}player name {shown(name)} is {len(name)} characters long: at most {MAX_NAME}")
     owner(name, where)
+    if len(_CHECKED) < _REMEMBERED:
+        _CHECKED[raw] = name
     return name
+
+
+#: Names already found valid (a session repeats a few names many times), as
+#: written -> stripped; and their :func:`name_key`.  Bounded: past this many
+#: names each is checked again.
+_CHECKED: dict[str, str] = {}
+_KEYS: dict[str, str] = {}
+_REMEMBERED = 5_000
 
 
 def name_key(name: str) -> str:
@@ -118,11 +134,18 @@ def name_key(name: str) -> str:
     >>> name_key("Amy") == name_key("aMY"), name_key("Nguye\u0302\u0303n") == name_key("Nguy\u1ec5n")
     (True, True)
     """
+    key = _KEYS.get(name)
+    if key is not None:
+        return key
     if name.isascii():
-        return name.lower()
-    import unicodedata
+        key = name.lower()
+    else:
+        import unicodedata
 
-    return unicodedata.normalize("NFKC", unicodedata.normalize("NFKC", name).casefold())
+        key = unicodedata.normalize("NFKC", unicodedata.normalize("NFKC", name).casefold())
+    if len(_KEYS) < _REMEMBERED:
+        _KEYS[name] = key
+    return key
 
 
 class Names:
@@ -242,16 +265,19 @@ def _markers(text: str, prefix: str, name: str) -> tuple[str, set[str]]:
 
 
 def _seat(entry: Entry, prefix: str, flags: dict[str, set[str]]) -> Seat:
-    text, markers = _markers(entry.text, prefix, entry.name)
-    markers |= {marker for marker, names in flags.items() if entry.name in names}
+    name = entry.name
+    text, markers = _markers(entry.text, prefix, name)
+    if not markers and not flags and len(text) > 20:  # the common case: a hand and nothing else
+        found = _parsed(text, prefix, name)
+        if isinstance(found, Hand):
+            return Seat(name, owner(name), found, found.cards(), False, False, False)
+        return Seat(name, owner(name), None, tuple(found), False, False, False)
+    markers |= {marker for marker, names in flags.items() if name in names}
     if not text.strip():
         if "surrender" not in markers:
             raise DealError(f"{prefix}{entry.name}: no hand (write the 13 cards, or 'surrender')")
         return Seat(entry.name, owner(entry.name), None, (), True, False, "fantasyland" in markers)
-    try:
-        found = parse_hand_or_cards(text, entry.name)
-    except CardError as error:
-        raise CardError(f"{prefix}{error}") from None
+    found = _parsed(text, prefix, name)
     hand = found if isinstance(found, Hand) else None
     cards = found.cards() if isinstance(found, Hand) else tuple(found)
     if "waive" in markers and hand is None:
@@ -259,6 +285,13 @@ def _seat(entry: Entry, prefix: str, flags: dict[str, set[str]]) -> Seat:
     return Seat(
         entry.name, owner(entry.name), hand, cards, "surrender" in markers, "waive" in markers, "fantasyland" in markers
     )
+
+
+def _parsed(text: str, prefix: str, name: str) -> Hand | tuple[Card, ...]:
+    try:
+        return parse_hand_or_cards(text, name)
+    except CardError as error:
+        raise CardError(f"{prefix}{error}") from None
 
 
 def _name_a_card_dealt_twice(seats: list[Seat], entries: list[Entry]) -> None:
@@ -298,8 +331,9 @@ def build_deal(
     flags = {
         marker: {named_player(name, names, f"--{marker}", hints.get(marker, "")) for name in given}
         for marker, given in (("surrender", surrender), ("waive", waive), ("fantasyland", fantasyland))
+        if given
     }
-    if flags["fantasyland"] and rules and rules.fantasyland == "none":
+    if flags.get("fantasyland") and rules and rules.fantasyland == "none":
         raise DealError(f"--fantasyland has no effect: the {rules.id} rules have no Fantasyland")
     max_players = rules.max_players if rules else 4
     seats: list[Seat] = []
@@ -313,13 +347,16 @@ def build_deal(
         first_seen[entry.name] = entry.where
         players.check(entry.name, entry.where)
         seat = _seat(entry, prefix, flags)
-        owners.check(seat.owner, entry.where)
+        if seat.owner is not entry.name:  # else the check above was this one
+            owners.check(seat.owner, entry.where)
         if seat.fantasyland and rules and rules.fantasyland == "none":
             raise DealError(
                 f"{prefix}{entry.name}: the fantasyland marker has no effect: the {rules.id} rules have no Fantasyland"
             )
         seats.append(seat)
-    codes = [card.code for seat in seats for card in seat.cards]
+    codes: list[int] = []
+    for seat in seats:
+        codes += seat.codes
     if len(set(codes)) != len(codes):
         _name_a_card_dealt_twice(seats, entries)
     if not MIN_PLAYERS <= len(seats) <= max_players:
@@ -338,41 +375,6 @@ def build_deal(
             f"{place + ': ' if place else ''}every hand in the deal belongs to one player: a deal needs at least two players"
         )
     return Deal(tuple(seats))
-
-
-def quick_hands(entries: list[Entry], max_players: int) -> list[tuple[str, list[list[int]]]] | None:
-    """The hands of a plain deal as rows of card codes (front, middle, back),
-    without building any record, or None when anything is unusual: markers,
-    criss-cross names, unset hands, other notation, or any error.  A session's
-    totals read most deals this way and give the rest to :func:`build_deal`,
-    which also words every error."""
-    if not MIN_PLAYERS <= len(entries) <= max_players:
-        return None
-    hands = []
-    names = set()
-    codes: list[int] = []
-    for entry in entries:
-        name, text = entry.name, entry.text
-        if name in names or ";" in text or "[" in name or "]" in name:
-            return None
-        names.add(name)
-        parts = text.split("/")
-        if len(parts) != 3:
-            return None
-        try:
-            rows = [[CODES[token] for token in part.split()] for part in parts]
-        except KeyError:
-            return None
-        sizes = (len(rows[0]), len(rows[1]), len(rows[2]))
-        if sizes == (5, 5, 3):
-            rows.reverse()
-        elif sizes != (3, 5, 5):
-            return None
-        hands.append((name, rows))
-        codes += rows[0] + rows[1] + rows[2]
-    if len(set(codes)) != len(codes):
-        return None
-    return hands
 
 
 def check_pair_players(pairs: Iterable[tuple[str, str, str]], players: Iterable[str]) -> None:

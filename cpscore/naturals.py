@@ -17,28 +17,22 @@ strongest one (back first, then middle, then front) breaks ties.
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Mapping, Sequence
-from typing import TYPE_CHECKING
+from collections.abc import Callable, Mapping, Sequence
+from typing import TYPE_CHECKING, Any
 
 from cpscore.amounts import Amount
 from cpscore.cards import RANK_OF, RED_SUITS, SUIT_OF, Card, Hand
 from cpscore.hands import evaluate5
 from cpscore.records import Record
-from cpscore.rules import NATURALS, RuleSet
+from cpscore.rules import RuleSet
 from cpscore.values import CATEGORY_SHIFT, FLUSH, STRAIGHT, STRAIGHT_FLUSH, encode
 
 if TYPE_CHECKING:
     from collections.abc import Iterator
-    from typing import Any
 
     _Rows = tuple[tuple[Card, ...], tuple[Card, ...], tuple[Card, ...]]
     #: A row-based natural's tie-break key (back, middle, front values) and its rows.
     _RowsClaim = tuple[tuple[int, int, int], _Rows]
-
-#: docs/rules.md 7 lists all-high and all-low on one line: they rank alike.
-_LINE = {natural: index for index, natural in enumerate(NATURALS)}
-_LINE["all-low"] = _LINE["all-high"]
-_ROW_BASED = {"three-straight-flushes": "straight-flush", "three-straights": "straight", "three-flushes": "flush"}
 
 
 class Natural(Record):
@@ -58,7 +52,7 @@ class Natural(Record):
 def compare(a: Natural, b: Natural) -> int:
     """1 if ``a`` collects from ``b``, -1 if it pays, 0 for a tie (docs/rules.md 7)."""
     if a.id != b.id:
-        strength_a, strength_b = (a.units, -_LINE[a.id]), (b.units, -_LINE[b.id])
+        strength_a, strength_b = (a.units, -REGISTRY[a.id].line), (b.units, -REGISTRY[b.id].line)
         return (strength_a > strength_b) - (strength_a < strength_b)
     if a.key is None:
         return 0
@@ -66,38 +60,21 @@ def compare(a: Natural, b: Natural) -> int:
     return (a.key > b.key) - (a.key < b.key)
 
 
-def detect(cards: Sequence[Card], hand: Hand | None, rules: RuleSet) -> Natural | None:
+def detect(cards: Sequence[Card], hand: Hand | None, rules: RuleSet, facts: Facts | None = None) -> Natural | None:
     """The most valuable natural the 13 ``cards`` claim under ``rules``, or None.
     ``hand`` is the set hand (its rows count for row-based naturals), or None
-    for an unset hand."""
+    for an unset hand; ``facts`` are the cards' :class:`Facts` when the caller
+    has counted them."""
     enabled = rules.naturals
     if not enabled:
         return None
-    ranks = [RANK_OF[card.code] for card in cards]
-    groups = _Groups(ranks)
+    if facts is None:
+        facts = Facts([card.code for card in cards])
     for natural in _by_value(enabled):  # the first one the cards make is the most valuable
-        found = _claim(natural, cards, ranks, groups, hand, rules)
+        found = REGISTRY[natural].claim(cards, facts, hand, rules)
         if found is not None:
             return Natural(natural, enabled[natural], *found)
     return None
-
-
-class _Groups:
-    """How many distinct ranks the cards have, and (counted only when a natural
-    needs them) how many of each."""
-
-    __slots__ = ("distinct", "ranks", "_counts")
-
-    def __init__(self, ranks: list[int]) -> None:
-        self.ranks = ranks
-        self.distinct = len(set(ranks))
-        self._counts: Counter | None = None
-
-    @property
-    def counts(self) -> Counter:
-        if self._counts is None:
-            self._counts = Counter(self.ranks)
-        return self._counts
 
 
 def claims(cards: Sequence[Card], rules: RuleSet) -> list[str]:
@@ -111,111 +88,218 @@ def claims(cards: Sequence[Card], rules: RuleSet) -> list[str]:
     """
     if not rules.naturals:
         return []
-    ranks = [RANK_OF[card.code] for card in cards]
-    groups = _Groups(ranks)
+    facts = Facts([card.code for card in cards])
     return [
         natural
         for natural in _by_value(rules.naturals)
-        if _claim(natural, cards, ranks, groups, None, rules) is not None
+        if REGISTRY[natural].claim(cards, facts, None, rules) is not None
     ]
 
 
-_ORDERS: dict[tuple, list[str]] = {}
+_ORDERS: dict[tuple[tuple[str, Amount], ...], list[str]] = {}
 
 
 def _by_value(enabled: Mapping[str, Amount]) -> list[str]:
     """Enabled naturals, most valuable first (in equal value, docs/rules.md's order)."""
     key = tuple(enabled.items())
     if key not in _ORDERS:
-        _ORDERS[key] = sorted(enabled, key=lambda natural: (-enabled[natural], _LINE[natural]))
+        _ORDERS[key] = sorted(enabled, key=lambda natural: (-enabled[natural], REGISTRY[natural].line))
     return _ORDERS[key]
 
 
-def _claim(natural, cards, ranks, groups, hand, rules):
-    """(key, rows) when the cards make ``natural``, else None.  Counts of
-    distinct ranks reject most hands before anything is counted: thirteen
-    cards hold six pairs in at most 7 ranks, four trips in at most 5, three
-    quads in at most 4."""
-    if natural in _ROW_BASED:
-        return _rows_claim(_ROW_BASED[natural], cards, hand, rules.ace_high_front_straight)
-    distinct = groups.distinct
-    if natural == "clean-dragon":
-        made = distinct == 13 and len({card.suit for card in cards}) == 1
-    elif natural == "dragon":
-        made = distinct == 13
-    elif natural == "twelve-royals":
-        made = min(ranks) >= 11
-    elif natural == "three-quads":
-        made = distinct <= 4 and sum(count == 4 for count in groups.counts.values()) >= 3
-    elif natural == "all-high":
-        made = min(ranks) >= 8
-    elif natural == "all-low":
-        made = max(ranks) <= 8
-    elif natural == "one-colour":
-        made = len({card.suit.red for card in cards}) == 1
-    elif natural == "four-trips":
-        made = distinct <= 5 and sum(count >= 3 for count in groups.counts.values()) >= 4
-    elif natural == "six-pairs":
-        if distinct > 7:
-            return None
-        counts = groups.counts
-        pairs = sorted((rank for rank, count in counts.items() for _ in range(count // 2)), reverse=True)
-        if len(pairs) < 6:
-            return None
-        odd = max(rank for rank, count in counts.items() if count % 2)
-        return (tuple(pairs), odd), None
-    elif natural == "no-broadway":
-        made = not set(ranks) & {11, 12, 13}
-    else:  # pragma: no cover - NATURALS and this function name the same ids
-        raise ValueError(natural)
-    return (None, None) if made else None
+# The registry -------------------------------------------------------------------------
 
 
-def might_make(codes: list[int], plains: tuple[int, int, int], rules: RuleSet) -> bool:
-    """A quick, safe test for a set hand given as its 13 codes (front first)
-    and its rows' poker values: False only when the hand surely makes no
-    enabled natural; True sends it to :func:`detect`."""
-    ranks = [RANK_OF[code] for code in codes]
-    distinct = len(set(ranks))
-    middle, back = plains[1] >> CATEGORY_SHIFT, plains[2] >> CATEGORY_SHIFT
-    for natural in rules.naturals:
-        if natural in _ROW_BASED:
-            kinds = _MIGHT_ROWS[natural]
-            if (
-                middle in kinds
-                and back in kinds
-                and (natural == "three-straights" or len({SUIT_OF[c] for c in codes[:3]}) == 1)
-            ):
-                return True
-        elif natural in ("dragon", "clean-dragon"):
-            if distinct == 13:
-                return True
-        elif natural == "six-pairs":
-            if distinct <= 7 and sum(ranks.count(rank) // 2 for rank in set(ranks)) >= 6:
-                return True
-        elif natural in ("four-trips", "three-quads"):
-            if distinct <= 5:
-                return True
-        elif natural in ("twelve-royals", "all-high"):
-            if min(ranks) >= 8:
-                return True
-        elif natural == "all-low":
-            if max(ranks) <= 8:
-                return True
-        elif natural == "one-colour":
-            if len({SUIT_OF[code] in RED_SUITS for code in codes}) == 1:
-                return True
-        elif not set(ranks) & {11, 12, 13}:  # no-broadway
+class Kind(Record):
+    """One natural cpscore knows: its id, its line in docs/rules.md 7 (which breaks
+    ties in value and ranks two naturals of equal units), its label and
+    definition, its cheap ``screen`` and its ``claim``.
+
+    ``screen(facts)`` is False only when the hand surely does not make the
+    natural; ``claim(cards, facts, hand, rules)`` gives ``(key, rows)`` when it
+    does (``key`` breaks a tie with the same natural, None where there is no
+    tie-break), else None.  Every natural is one entry of :data:`REGISTRY`:
+    a natural the registry does not know cannot be claimed or screened."""
+
+    __slots__ = ("id", "line", "label", "definition", "screen", "claim")
+
+    def __init__(
+        self,
+        id: str,
+        line: int,
+        definition: str,
+        screen: Callable[[Facts], bool],
+        claim: Callable[[Sequence[Card], Facts, Hand | None, RuleSet], Any],
+    ) -> None:
+        self.id = id
+        self.line = line
+        self.label = id.replace("-", " ")
+        self.definition = definition
+        self.screen = screen
+        self.claim = claim
+
+
+class Facts:
+    """What the screens read of 13 cards, counted once: the ranks, how many
+    distinct, the codes, and for a set hand its rows' categories and its
+    front's codes (None for an unset hand)."""
+
+    __slots__ = ("codes", "ranks", "distinct", "categories", "front", "_counts")
+
+    def __init__(
+        self, codes: Sequence[int], categories: tuple[int, int] | None = None, front: Sequence[int] = ()
+    ) -> None:
+        self.codes = codes
+        self.ranks = ranks = [RANK_OF[code] for code in codes]
+        self.distinct = len(set(ranks))
+        self.categories = categories  # middle and back categories of a set hand
+        self.front = front
+        self._counts: Counter[int] | None = None
+
+    @property
+    def counts(self) -> Counter[int]:
+        if self._counts is None:
+            self._counts = Counter(self.ranks)
+        return self._counts
+
+
+def _made(test: Callable[[Facts], bool]) -> Callable[[Sequence[Card], Facts, Hand | None, RuleSet], Any]:
+    """The claim of a natural that its test on the facts decides, with no tie-break."""
+
+    def claim(cards: Sequence[Card], facts: Facts, hand: Hand | None, rules: RuleSet) -> Any:
+        return (None, None) if test(facts) else None
+
+    return claim
+
+
+def _one_colour(facts: Facts) -> bool:
+    return len({SUIT_OF[code] in RED_SUITS for code in facts.codes}) == 1
+
+
+def _clean_dragon(facts: Facts) -> bool:
+    return facts.distinct == 13 and len({SUIT_OF[code] for code in facts.codes}) == 1
+
+
+def _three_quads(facts: Facts) -> bool:
+    return facts.distinct <= 4 and sum(count == 4 for count in facts.counts.values()) >= 3
+
+
+def _four_trips(facts: Facts) -> bool:
+    return facts.distinct <= 5 and sum(count >= 3 for count in facts.counts.values()) >= 4
+
+
+def _six_pairs(cards: Sequence[Card], facts: Facts, hand: Hand | None, rules: RuleSet) -> Any:
+    """Six pairs and an odd card; the tie-break is the pairs from the highest,
+    then the odd card (docs/rules.md 7)."""
+    if facts.distinct > 7:
+        return None
+    counts = facts.counts
+    pairs = sorted((rank for rank, count in counts.items() for _ in range(count // 2)), reverse=True)
+    if len(pairs) < 6:
+        return None
+    odd = max(rank for rank, count in counts.items() if count % 2)
+    return (tuple(pairs), odd), None
+
+
+def _row_screen(kinds: tuple[int, ...], suited_front: bool) -> Callable[[Facts], bool]:
+    """A row-based natural's screen: a set hand's middle and back must already
+    be rows of the kind (and for flushes its front one suit); an unset hand
+    goes to the claim, which tests suit and rank counts first."""
+
+    def screen(facts: Facts) -> bool:
+        if facts.categories is None:
             return True
-    return False
+        middle, back = facts.categories
+        if middle not in kinds or back not in kinds:
+            return False
+        return not suited_front or len({SUIT_OF[code] for code in facts.front}) == 1
+
+    return screen
 
 
-# The categories each row-based natural needs in the middle and the back.
-_MIGHT_ROWS = {
-    "three-straight-flushes": (STRAIGHT_FLUSH,),
-    "three-straights": (STRAIGHT, STRAIGHT_FLUSH),
-    "three-flushes": (FLUSH, STRAIGHT_FLUSH),
-}
+def _row_claim(kind: str) -> Callable[[Sequence[Card], Facts, Hand | None, RuleSet], Any]:
+    def claim(cards: Sequence[Card], facts: Facts, hand: Hand | None, rules: RuleSet) -> Any:
+        return _rows_claim(kind, cards, hand, rules.ace_high_front_straight)
+
+    return claim
+
+
+def _registry() -> dict[str, Kind]:
+    entries = [
+        Kind(
+            "clean-dragon",
+            0,
+            "thirteen ranks, 2 to A, all of one suit",
+            lambda facts: facts.distinct == 13,
+            _made(_clean_dragon),
+        ),
+        Kind(
+            "dragon", 1, "thirteen ranks, 2 to A", lambda facts: facts.distinct == 13, _made(lambda f: f.distinct == 13)
+        ),
+        Kind(
+            "twelve-royals",
+            2,
+            "every card a jack, queen, king or ace",
+            lambda facts: min(facts.ranks) >= 11,
+            _made(lambda facts: min(facts.ranks) >= 11),
+        ),
+        Kind(
+            "three-straight-flushes",
+            3,
+            "three rows that are straight flushes",
+            _row_screen((STRAIGHT_FLUSH,), True),
+            _row_claim("straight-flush"),
+        ),
+        Kind("three-quads", 4, "three fours of a kind", lambda facts: facts.distinct <= 4, _made(_three_quads)),
+        Kind(
+            "all-high",
+            5,
+            "every card an eight or higher",
+            lambda facts: min(facts.ranks) >= 8,
+            _made(lambda facts: min(facts.ranks) >= 8),
+        ),
+        Kind(
+            "all-low",
+            5,  # docs/rules.md 7 lists all-high and all-low on one line: they rank alike
+            "every card an eight or lower",
+            lambda facts: max(facts.ranks) <= 8,
+            _made(lambda facts: max(facts.ranks) <= 8),
+        ),
+        Kind("one-colour", 7, "every card red, or every card black", _one_colour, _made(_one_colour)),
+        Kind("four-trips", 8, "four threes of a kind", lambda facts: facts.distinct <= 5, _made(_four_trips)),
+        Kind("six-pairs", 9, "six pairs and an odd card", lambda facts: facts.distinct <= 7, _six_pairs),
+        Kind(
+            "three-straights",
+            10,
+            "three rows that are straights",
+            _row_screen((STRAIGHT, STRAIGHT_FLUSH), False),
+            _row_claim("straight"),
+        ),
+        Kind(
+            "three-flushes",
+            11,
+            "three rows that are flushes",
+            _row_screen((FLUSH, STRAIGHT_FLUSH), True),
+            _row_claim("flush"),
+        ),
+        Kind(
+            "no-broadway",
+            12,
+            "no jack, queen or king (aces allowed)",
+            lambda facts: not set(facts.ranks) & {11, 12, 13},
+            _made(lambda facts: not set(facts.ranks) & {11, 12, 13}),
+        ),
+    ]
+    return {entry.id: entry for entry in entries}
+
+
+#: Every natural, by id, in the order of docs/rules.md 7.
+REGISTRY: dict[str, Kind] = _registry()
+
+
+def screen(rules: RuleSet, facts: Facts) -> bool:
+    """False only when the hand surely makes none of the naturals ``rules`` play."""
+    return any(REGISTRY[natural].screen(facts) for natural in rules.naturals)
 
 
 # Row-based naturals ------------------------------------------------------------------

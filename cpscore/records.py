@@ -27,20 +27,26 @@ if _TYPE_CHECKING:
 
 class Record:
     __slots__: tuple[str, ...] = ()
+    #: Slots worked out from the others (card codes from the cards): not
+    #: compared, not shown, and made again by :meth:`_replace`.
+    _derived: tuple[str, ...] = ()
+
+    def _fields(self) -> tuple[str, ...]:
+        return tuple(name for name in self.__slots__ if name not in self._derived)
 
     def __repr__(self) -> str:
-        fields = ", ".join(f"{name}={getattr(self, name)!r}" for name in self.__slots__)
+        fields = ", ".join(f"{name}={getattr(self, name)!r}" for name in self._fields())
         return f"{type(self).__name__}({fields})"
 
     def __eq__(self, other: object) -> bool:
         if type(other) is not type(self):
             return NotImplemented
-        return all(getattr(self, name) == getattr(other, name) for name in self.__slots__)
+        return all(getattr(self, name) == getattr(other, name) for name in self._fields())
 
     __hash__ = None  # type: ignore[assignment]  # equal by value, so not hashable
 
     def _replace(self, **changes: object) -> Self:
         """A copy with some fields changed (as ``namedtuple._replace``)."""
-        fields = {name: getattr(self, name) for name in self.__slots__}
+        fields = {name: getattr(self, name) for name in self._fields()}
         fields.update(changes)
         return type(self)(**fields)

@@ -20,8 +20,7 @@ otherwise).
 
 from __future__ import annotations
 
-from collections.abc import Collection, Mapping
-from typing import TYPE_CHECKING
+from collections.abc import Collection, Mapping, Sequence
 
 from cpscore.amounts import Amount
 from cpscore.cards import ROW_NAMES, Card, Hand
@@ -38,13 +37,10 @@ from cpscore.hands import (
     rank_letters,
     wheel_second,
 )
-from cpscore.naturals import Natural, compare, detect
+from cpscore.naturals import Facts, Natural, compare, detect, screen
 from cpscore.records import Record
 from cpscore.rules import RuleSet
 from cpscore.values import CATEGORY_SHIFT
-
-if TYPE_CHECKING:
-    from collections.abc import Iterator
 
 _TWO_OF_SPADES = 3  # the code of 2s
 
@@ -264,29 +260,40 @@ def royalty(rules: RuleSet, row_name: str, value: int) -> Amount:
     return rules.royalties.table.lookup(row_name, kind, ranks)
 
 
-_ROYALTY_MEMO: dict[tuple[object, bool, str, int], Amount] = {}
+_ROYALTY_MEMOS: dict[tuple[object, bool], tuple[dict[int, Amount], dict[int, Amount], dict[int, Amount]]] = {}
+_LAST: list[object] = [None, None]  # the last rule set asked for, and its memos
 
 
-def _royalty(rules: RuleSet, row_name: str, value: int) -> Amount:
-    """:func:`royalty`, remembered by the table's value, the middle's variant,
-    the row and the row's value (asked for the same few values again and again
-    in a session).  Keyed by value, never by ``id()``: a new rule set can never
-    be handed an old one's royalties."""
-    key = (rules.royalties.table.key, rules.low_middle, row_name, value)
-    found = _ROYALTY_MEMO.get(key)
-    if found is None:
-        if len(_ROYALTY_MEMO) > 50_000:
-            _ROYALTY_MEMO.clear()
-        found = _ROYALTY_MEMO[key] = royalty(rules, row_name, value)
-    return found
+def _royalty_memos(rules: RuleSet) -> tuple[dict[int, Amount], dict[int, Amount], dict[int, Amount]]:
+    """For each row, :func:`royalty` by the row's value, remembered for the
+    table's value and the middle's variant (the same few values come up again
+    and again in a session).  Keyed by value, never by ``id()``: a new rule set
+    can never be handed an old one's royalties.  The last rule set is also
+    held (a reference, so no other object can take its place) and checked by
+    identity first."""
+    if _LAST[0] is rules:
+        return _LAST[1]  # type: ignore[return-value]
+    key = (rules.royalties.table.key, rules.low_middle)
+    memos = _ROYALTY_MEMOS.get(key)
+    if memos is None:
+        if len(_ROYALTY_MEMOS) > 100:
+            _ROYALTY_MEMOS.clear()
+        memos = _ROYALTY_MEMOS[key] = ({}, {}, {})
+    _LAST[:] = [rules, memos]
+    return memos
 
 
 def _royalties(
-    rules: RuleSet, rows: tuple[list[int], list[int], list[int]], plains: tuple[int, int, int]
+    rules: RuleSet, rows: tuple[Sequence[int], Sequence[int], Sequence[int]], plains: tuple[int, int, int]
 ) -> tuple[Amount, Amount, Amount]:
     if rules.royalties.mode == "none":
         return (0, 0, 0)
-    amounts = [_royalty(rules, name, plain) for name, plain in zip(ROW_NAMES, plains)]
+    amounts = []
+    for name, memo, plain in zip(ROW_NAMES, _royalty_memos(rules), plains):
+        found = memo.get(plain)
+        if found is None:
+            found = memo[plain] = royalty(rules, name, plain)
+        amounts.append(found)
     if rules.royalties.spade_bonus:  # doubled before max_per_hand picks the largest
         amounts = [a * 2 if _TWO_OF_SPADES in codes else a for a, codes in zip(amounts, rows)]
     keep = rules.royalties.max_per_hand
@@ -297,7 +304,7 @@ def _royalties(
     return (front, middle, back)
 
 
-def evaluate_core(front: list[int], middle: list[int], back: list[int], rules: RuleSet) -> Core:
+def evaluate_core(front: Sequence[int], middle: Sequence[int], back: Sequence[int], rules: RuleSet) -> Core:
     """Rows given as card codes, valued under the rules' variants, with the foul
     and the royalties (0 when fouled)."""
     plains = (evaluate3(front), evaluate5(middle), evaluate5(back))
@@ -320,12 +327,7 @@ def row_codes(hand: Hand) -> tuple[list[int], list[int], list[int]]:
 def assess(hand: Hand, rules: RuleSet) -> Assessment:
     """Evaluate a hand's rows under the rules' variants, find a foul, and price
     its royalties (0 when fouled)."""
-    core = evaluate_core(*row_codes(hand), rules)
-    front, middle, back = (
-        Row(name, cards, value, plain, amount)
-        for name, cards, value, plain, amount in zip(ROW_NAMES, hand.rows, core.values, core.plains, core.royalties)
-    )
-    return Assessment(hand, (front, middle, back), core)
+    return _assessment(hand, evaluate_core(*row_codes(hand), rules))
 
 
 _FRONT_QUALIFIES = {12: 14, 13: 15, 14: 16}  # progressive cards for QQ, KK, AA; trips 17
@@ -349,17 +351,6 @@ def fantasyland(core: Core | None, rules: RuleSet, playing: bool, repeat: bool =
         pair = digits(core.plains[0])[0]
         return Fantasyland(False, True, _FRONT_QUALIFIES[pair] if progressive else 13)
     return Fantasyland(False, False, None)
-
-
-def natural_claim(seat: Seat, rules: RuleSet) -> Natural | None:
-    """The natural a seat plays, or None (surrendered, waived, or none made).
-    An unset hand that makes no natural cannot be played: that is an error."""
-    if seat.surrendered or seat.waive:
-        return None
-    found = detect(seat.cards, seat.hand, rules)
-    if found is None and seat.hand is None:
-        raise _not_a_natural(rules, f"{seat.name}: ")
-    return found
 
 
 def _not_a_natural(rules: RuleSet, who: str = "") -> DealError:
@@ -468,7 +459,157 @@ def _scoops(rows: tuple[int, int, int]) -> int:
     return 1 if rows == (1, 1, 1) else -1 if rows == (-1, -1, -1) else 0
 
 
-# The deal ---------------------------------------------------------------------------
+# The deal: the kernel ---------------------------------------------------------------
+
+
+class Outcome(Record):
+    """A deal settled by :func:`kernel`, as plain values by seat index: each
+    seat's core (None when it plays no rows: a natural, a surrender), its
+    natural, its Fantasyland, its net units and money, and each pair as
+    ``(i, j, decided_by, rows, row_units, bonus, royalties, multiplier,
+    natural, surrender, units, stake, amount)`` from seat i's side."""
+
+    __slots__ = ("cores", "naturals", "fantasyland", "units", "money", "pairs")
+
+    def __init__(
+        self,
+        cores: list[Core | None],
+        naturals: list[Natural | None],
+        fantasyland: list[Fantasyland | None],
+        units: list[Amount],
+        money: list[Amount],
+        pairs: list[tuple],
+    ) -> None:
+        self.cores = cores
+        self.naturals = naturals
+        self.fantasyland = fantasyland
+        self.units = units
+        self.money = money
+        self.pairs = pairs
+
+
+_NO_ROWS = (0, 0, 0)
+
+
+def kernel(
+    seats: Sequence[Seat],
+    rules: RuleSet,
+    stake: Amount = 1,
+    pair_stakes: Mapping[frozenset[str], Amount] | None = None,
+    repeats: Collection[str] = (),
+) -> Outcome:
+    """Settle a deal: the one place where a row, a bonus, a royalty, a
+    multiplier, a natural or a surrender is decided (docs/rules.md 3-9).
+    :func:`settle` and every view are built on its :class:`Outcome`; a
+    session's totals read it directly.  Every pair of hands of different
+    players is settled on its own; a hand's result is its sum over them."""
+    count = len(seats)
+    if rules.surrender is None and any(seat.surrendered for seat in seats):
+        name = next(seat.name for seat in seats if seat.surrendered)
+        raise DealError(f"{name} surrenders, but the {rules.id} rules have no surrender")
+    naturals: list[Natural | None] = [None] * count
+    cores: list[Core | None] = [None] * count
+    enabled = bool(rules.naturals)
+    for index, seat in enumerate(seats):
+        if seat.surrendered:
+            continue
+        hand = seat.hand
+        codes = seat.codes
+        core = None
+        if hand is not None:
+            core = evaluate_core(codes[:3], codes[3:8], codes[8:], rules)
+        if enabled and not seat.waive:
+            if core is None:
+                facts = Facts(codes)
+                claim = detect(seat.cards, None, rules, facts)
+            else:
+                plains = core.plains
+                facts = Facts(codes, (plains[1] >> CATEGORY_SHIFT, plains[2] >> CATEGORY_SHIFT), codes[:3])
+                claim = detect(seat.cards, hand, rules, facts) if screen(rules, facts) else None
+            if claim is not None:
+                naturals[index] = claim
+                continue
+        if core is None:
+            raise _not_a_natural(rules, f"{seat.name}: ")
+        cores[index] = core
+    owners = [seat.owner for seat in seats]
+    pairs_of = [(i, j) for i in range(count) for j in range(i + 1, count) if owners[i] != owners[j]]
+    # Pairs whose rows are played, and who scooped whom (for the multipliers).
+    played: dict[tuple[int, int], tuple[int, int, int]] = {}
+    for i, j in pairs_of:
+        core_a, core_b = cores[i], cores[j]
+        if core_a is not None and core_b is not None:
+            played[i, j] = compare_rows(core_a, core_b)
+    home_run = [scoops_everyone(i, owners, played) for i in range(count)] if rules.home_run else [False] * count
+    units: list[Amount] = [0] * count
+    money: list[Amount] = [0] * count
+    pairs = []
+    for i, j in pairs_of:
+        natural_a, natural_b = naturals[i], naturals[j]
+        natural: Amount = 0
+        surrender: Amount = 0
+        row_units: Amount = 0
+        bonus: Amount = 0
+        royalties: Amount = 0
+        multiplier = 1
+        rows = _NO_ROWS
+        if natural_a or natural_b:  # docs/rules.md 7: the natural collects its own value; no multipliers
+            decided_by = "natural"
+            if natural_a and natural_b:
+                outcome = compare(natural_a, natural_b)
+                natural = natural_a.units if outcome > 0 else -natural_b.units if outcome < 0 else 0
+            else:
+                natural = natural_a.units if natural_a else -natural_b.units  # type: ignore[union-attr]
+        elif seats[i].surrendered or seats[j].surrendered:  # docs/rules.md 4, step 2
+            decided_by = "surrender"
+            surrender = _surrender_units(seats[i], seats[j], cores[i], cores[j], rules)
+        else:
+            decided_by = "rows"
+            rows = played[i, j]
+            core_a, core_b = cores[i], cores[j]
+            assert core_a is not None and core_b is not None  # both play their rows
+            row_units, bonus, royalties, multiplier = rows_result(rules, core_a, core_b, rows, home_run[i], home_run[j])
+        amount = (row_units + bonus + royalties) * multiplier + natural + surrender
+        pair_stake = pair_stakes.get(frozenset((owners[i], owners[j])), stake) if pair_stakes else stake
+        paid = amount * pair_stake
+        pairs.append(
+            (
+                i,
+                j,
+                decided_by,
+                rows,
+                row_units,
+                bonus,
+                royalties,
+                multiplier,
+                natural,
+                surrender,
+                amount,
+                pair_stake,
+                paid,
+            )
+        )
+        units[i] += amount
+        units[j] -= amount
+        money[i] += paid
+        money[j] -= paid
+    fantasylands: list[Fantasyland | None] = [None] * count
+    if rules.fantasyland != "none":
+        fantasylands = [
+            fantasyland(core, rules, seat.fantasyland, seat.name in repeats) for seat, core in zip(seats, cores)
+        ]
+    return Outcome(cores, naturals, fantasylands, units, money, pairs)
+
+
+def _surrender_units(a: Seat, b: Seat, core_a: Core | None, core_b: Core | None, rules: RuleSet) -> Amount:
+    """What a pair with a surrender pays, from a's side: nothing when both
+    surrender or the other hand fouls, else the surrender's units."""
+    assert rules.surrender is not None  # kernel() refuses a surrender under rules without one
+    fouled_a = core_a is not None and core_a.foul is not None
+    fouled_b = core_b is not None and core_b.foul is not None
+    if (a.surrendered and b.surrendered) or (a.surrendered and fouled_b) or (b.surrendered and fouled_a):
+        return 0
+    return -rules.surrender if a.surrendered else rules.surrender
 
 
 def settle(
@@ -478,91 +619,52 @@ def settle(
     pair_stakes: Mapping[frozenset[str], Amount] | None = None,
     repeats: Collection[str] = (),
 ) -> Settlement:
-    """Settle every pair of hands of different players.  ``pair_stakes`` maps
-    ``{a, b}`` (player names) to the money per unit for that pair, overriding
-    ``stake``.  ``repeats`` names the hands playing their one Fantasyland
-    repeat (sessions follow it), who leave whatever they make."""
-    pair_stakes = pair_stakes or {}
+    """Settle every pair of hands of different players (:func:`kernel`) and
+    give the result with its reasons.  ``pair_stakes`` maps ``{a, b}``
+    (player names) to the money per unit for that pair, overriding ``stake``.
+    ``repeats`` names the hands playing their one Fantasyland repeat
+    (sessions follow it), who leave whatever they make."""
     seats = deal.seats
-    if any(seat.surrendered for seat in seats) and rules.surrender is None:
-        name = next(seat.name for seat in seats if seat.surrendered)
-        raise DealError(f"{name} surrenders, but the {rules.id} rules have no surrender")
-    naturals = [natural_claim(seat, rules) for seat in seats]
-    assessments = [
-        assess(seat.hand, rules) if seat.hand is not None and natural is None and not seat.surrendered else None
-        for seat, natural in zip(seats, naturals)
-    ]
-    # Pairs whose rows are played, and who scooped whom (for the multipliers).
-    played: dict[tuple[int, int], tuple[int, int, int]] = {}
-    for i, j in _pairs(seats):
-        assessment_a, assessment_b = assessments[i], assessments[j]
-        if assessment_a is not None and assessment_b is not None:
-            played[i, j] = compare_rows(assessment_a.core, assessment_b.core)
-    owners = [seat.owner for seat in seats]
-    home_run = (
-        [scoops_everyone(i, owners, played) for i in range(len(seats))] if rules.home_run else [False] * len(seats)
-    )
+    outcome = kernel(seats, rules, stake, pair_stakes, repeats)
+    return settlement_of(deal, rules, stake, outcome)
 
-    totals: list[Amount] = [0] * len(seats)
-    money: list[Amount] = [0] * len(seats)
-    pairs = []
-    for i, j in _pairs(seats):
-        a, b = seats[i], seats[j]
-        result = _settle_pair(i, j, seats, naturals, assessments, played, home_run, rules)
-        pair_stake = pair_stakes.get(frozenset((a.owner, b.owner)), stake)
-        decided_by, rows, row_units, bonus, royalties, multiplier, natural, surrender = result
-        units = (row_units + bonus + royalties) * multiplier + natural + surrender
-        amount = units * pair_stake
-        pairs.append(
-            PairResult(
-                a.name,
-                b.name,
-                decided_by,
-                rows,
-                row_units,
-                bonus,
-                royalties,
-                multiplier,
-                natural,
-                surrender,
-                units,
-                pair_stake,
-                amount,
-            )
-        )
-        totals[i] += units
-        totals[j] -= units
-        money[i] += amount
-        money[j] -= amount
+
+def settlement_of(deal: Deal, rules: RuleSet, stake: Amount, outcome: Outcome, warn: bool = True) -> Settlement:
+    """The records of a deal :func:`kernel` settled: rows with their cards and
+    royalties, each hand's and each pair's result, the owners' totals, and
+    (with ``warn``) the warnings for waives that had no effect."""
+    seats = deal.seats
     players = tuple(
-        PlayerResult(
-            seat,
-            assessment,
-            natural,
-            fantasyland(assessment.core if assessment else None, rules, seat.fantasyland, seat.name in repeats),
-            units,
-            amount,
+        PlayerResult(seat, _assessment(seat.hand, core) if core is not None else None, natural, land, units, amount)
+        for seat, core, natural, land, units, amount in zip(
+            seats, outcome.cores, outcome.naturals, outcome.fantasyland, outcome.units, outcome.money
         )
-        for seat, assessment, natural, units, amount in zip(seats, assessments, naturals, totals, money)
     )
+    pairs = tuple(PairResult(seats[i].name, seats[j].name, *rest) for i, j, *rest in outcome.pairs)
     owner_totals = []
     for name in deal.owners():
         mine = [player for player in players if player.seat.owner == name]
         owner_totals.append(OwnerTotal(name, sum(p.units for p in mine), sum(p.amount for p in mine)))
-    warnings = tuple(
+    warnings = waive_warnings(seats, rules) if warn else ()
+    return Settlement(rules, stake, players, pairs, tuple(owner_totals), warnings)
+
+
+def waive_warnings(seats: Sequence[Seat], rules: RuleSet) -> tuple[str, ...]:
+    """A waive on a hand that makes no natural has no effect: say so."""
+    return tuple(
         f"{seat.name} waives, but the hand makes no natural under the {rules.id} rules: the waive has no effect"
         for seat in seats
         if seat.waive and detect(seat.cards, seat.hand, rules) is None
     )
-    return Settlement(rules, stake, players, tuple(pairs), tuple(owner_totals), warnings)
 
 
-def _pairs(seats: tuple[Seat, ...]) -> Iterator[tuple[int, int]]:
-    """Seat index pairs (i < j) of hands of different players."""
-    for i in range(len(seats)):
-        for j in range(i + 1, len(seats)):
-            if seats[i].owner != seats[j].owner:
-                yield i, j
+def _assessment(hand: Hand | None, core: Core) -> Assessment:
+    assert hand is not None  # a hand that plays rows is set
+    front, middle, back = (
+        Row(name, cards, value, plain, amount)
+        for name, cards, value, plain, amount in zip(ROW_NAMES, hand.rows, core.values, core.plains, core.royalties)
+    )
+    return Assessment(hand, (front, middle, back), core)
 
 
 def scoops_everyone(index: int, owners: list[str], played: Mapping[tuple[int, int], tuple[int, int, int]]) -> bool:
@@ -577,29 +679,3 @@ def scoops_everyone(index: int, owners: list[str], played: Mapping[tuple[int, in
         if rows is None or _scoops(rows) != (1 if index == i else -1):
             return False
     return True
-
-
-def _settle_pair(i, j, seats, naturals, assessments, played, home_run, rules):
-    """(decided_by, rows, row_units, bonus, royalties, multiplier, natural, surrender) from i's side."""
-    no_rows = (0, 0, 0)
-    natural_a, natural_b = naturals[i], naturals[j]
-    if natural_a or natural_b:  # docs/rules.md 7: the natural collects its own value; no multipliers
-        if natural_a and natural_b:
-            outcome = compare(natural_a, natural_b)
-            units = natural_a.units if outcome > 0 else -natural_b.units if outcome < 0 else 0
-        else:
-            units = natural_a.units if natural_a else -natural_b.units
-        return "natural", no_rows, 0, 0, 0, 1, units, 0
-    a, b = seats[i], seats[j]
-    if a.surrendered or b.surrendered:  # docs/rules.md 4, step 2
-        fouled_a = assessments[i] is not None and assessments[i].foul is not None
-        fouled_b = assessments[j] is not None and assessments[j].foul is not None
-        if (a.surrendered and b.surrendered) or (a.surrendered and fouled_b) or (b.surrendered and fouled_a):
-            units = 0
-        else:
-            units = -rules.surrender if a.surrendered else rules.surrender
-        return "surrender", no_rows, 0, 0, 0, 1, 0, units
-    rows = played[i, j]
-    core_a, core_b = assessments[i].core, assessments[j].core
-    row_units, bonus, royalties, multiplier = rows_result(rules, core_a, core_b, rows, home_run[i], home_run[j])
-    return "rows", rows, row_units, bonus, royalties, multiplier, 0, 0

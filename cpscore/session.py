@@ -30,23 +30,14 @@ from collections.abc import Collection, Iterable, Iterator, Mapping
 from typing import TYPE_CHECKING
 
 from cpscore.amounts import Amount
-from cpscore.deal import Deal, Entry, Names, build_deal, entry_from_line, look_alike, owner, quick_hands
+from cpscore.deal import Deal, Entry, Names, build_deal, entry_from_line, look_alike, owner
 from cpscore.errors import CpscoreError, DealError, RulesError, shown
-from cpscore.naturals import might_make
 from cpscore.records import Record
 from cpscore.rules import RuleSet
-from cpscore.scoring import (
-    Settlement,
-    compare_rows,
-    evaluate_core,
-    fantasyland,
-    rows_result,
-    scoops_everyone,
-    settle,
-)
+from cpscore.scoring import Outcome, Settlement, kernel, settle, settlement_of, waive_warnings
 
 if TYPE_CHECKING:
-    from cpscore.scoring import Core, Fantasyland
+    from cpscore.scoring import Fantasyland
 
 HEADER_KEYS = ("rules", "stake", "pair-stake")
 
@@ -219,63 +210,6 @@ class Race(Record):
         self.deal = deal
 
 
-class Totals(Record):
-    """A deal settled for totals only (a session's ``--totals``): each hand's
-    net units and money, its Fantasyland, and its core (for the race)."""
-
-    __slots__ = ("names", "units", "money", "fantasyland", "cores")
-
-    def __init__(
-        self,
-        names: list[str],
-        units: list[Amount],
-        money: list[Amount],
-        fantasyland: list[Fantasyland | None],
-        cores: list[Core],
-    ) -> None:
-        self.names = names
-        self.units = units
-        self.money = money
-        self.fantasyland = fantasyland
-        self.cores = cores
-
-
-def settle_totals(
-    hands: list[tuple[str, list[list[int]]]],
-    rules: RuleSet,
-    stake: Amount = 1,
-    pair_stakes: Mapping[frozenset[str], Amount] | None = None,
-    playing: Collection[str] = (),
-    repeats: Collection[str] = (),
-) -> Totals | None:
-    """The totals of a plain deal (one set hand per player, as card codes), by
-    the same rules and steps as :func:`settle` but without its records; None
-    when a hand might make a natural, which :func:`settle` must decide."""
-    cores = [evaluate_core(front, middle, back, rules) for _, (front, middle, back) in hands]
-    if rules.naturals:
-        for (_, rows), core in zip(hands, cores):
-            if might_make(rows[0] + rows[1] + rows[2], core.plains, rules):
-                return None
-    names = [name for name, _ in hands]
-    count = len(names)
-    played = {(i, j): compare_rows(cores[i], cores[j]) for i in range(count) for j in range(i + 1, count)}
-    home_run = [scoops_everyone(i, names, played) for i in range(count)] if rules.home_run else [False] * count
-    units: list[Amount] = [0] * count
-    money: list[Amount] = [0] * count
-    for (i, j), outcome in played.items():
-        row_units, bonus, royalties, multiplier = rows_result(
-            rules, cores[i], cores[j], outcome, home_run[i], home_run[j]
-        )
-        amount = (row_units + bonus + royalties) * multiplier
-        pair_stake = pair_stakes.get(frozenset((names[i], names[j])), stake) if pair_stakes else stake
-        units[i] += amount
-        units[j] -= amount
-        money[i] += amount * pair_stake
-        money[j] -= amount * pair_stake
-    fantasyland_next = [fantasyland(core, rules, name in playing, name in repeats) for name, core in zip(names, cores)]
-    return Totals(names, units, money, fantasyland_next, cores)
-
-
 class Ledger:
     """Running state of a session: totals, Fantasyland, the race.  Feed it
     deals in order with :meth:`add`; its memory grows with players, not deals."""
@@ -299,6 +233,7 @@ class Ledger:
         self.race = Race(race, {}, None, None) if race else None
         self.owners = Names()  # every player of a settled deal, to refuse one written two ways
         self.warnings: list[str] = []  # what deals asked for to no effect; the caller takes them
+        self.points: dict[str, int] | None = None  # the last deal's race points, with a race
 
     def _check_names(self, text: DealText) -> None:
         """The deal's players must not be other spellings of earlier players
@@ -329,50 +264,43 @@ class Ledger:
     def _in_fantasyland(self, text: DealText) -> list[str]:
         return [entry.name for entry in text.entries if entry.name in self.fantasyland]
 
-    def add(self, text: DealText, source: str) -> DealResult:
-        """Settle the next deal and update the running state."""
+    def take(self, text: DealText, source: str) -> tuple[Deal, Outcome]:
+        """Settle the next deal (:func:`cpscore.scoring.kernel`) and update the
+        running state; a session's totals need nothing more."""
         self._check_names(text)
         deal = self.build(text, source)
+        playing = self._in_fantasyland(text)
         try:
-            settlement = settle(
-                deal, self.rules, self.stake, self.pair_stakes, self._repeats(self._in_fantasyland(text))
-            )
+            outcome = kernel(deal.seats, self.rules, self.stake, self.pair_stakes, self._repeats(playing))
         except CpscoreError as error:
             raise DealError(f"{source}, deal {text.number} (line {text.line}): {error}") from None
-        self.warnings += [f"{source}, deal {text.number} (line {text.line}): {w}" for w in settlement.warnings]
-        players = settlement.players
-        points = self._record(
-            [(owner.name, owner.units, owner.amount) for owner in settlement.owners],
-            [(player.seat.name, player.fantasyland) for player in players],
+        seats = deal.seats
+        if any(seat.waive for seat in seats):
+            self.warnings += [
+                f"{source}, deal {text.number} (line {text.line}): {warning}"
+                for warning in waive_warnings(seats, self.rules)
+            ]
+        self.points = self._record(
+            zip([seat.owner for seat in seats], outcome.units, outcome.money),
+            zip([seat.name for seat in seats], outcome.fantasyland),
             [
-                (p.seat.name, p.seat.owner, p.assessment.core.values if p.assessment and not p.foul else None)
-                for p in players
+                (seat.name, seat.owner, None if core is None or core.foul else core.values)
+                for seat, core in zip(seats, outcome.cores)
             ],
             text.number,
         )
         self._remember(text)
-        running = {name: (self.units[name], self.money[name]) for name in self.units}
-        return DealResult(text.number, text.line, settlement, running, points)
+        return deal, outcome
 
-    def add_totals(self, text: DealText, source: str) -> None:
-        """Settle the next deal for the totals only: plain deals take the quick
-        path (:func:`settle_totals`), anything else the full one."""
-        self._check_names(text)
-        hands = quick_hands(text.entries, self.rules.max_players)
-        quick = None
-        if hands is not None:
-            playing = self._in_fantasyland(text)
-            quick = settle_totals(hands, self.rules, self.stake, self.pair_stakes, playing, self._repeats(playing))
-        if quick is None:
-            self.add(text, source)  # checks the names again: harmless
-            return
-        self._remember(text)
-        self._record(
-            zip(quick.names, quick.units, quick.money),
-            zip(quick.names, quick.fantasyland),
-            [(name, name, None if core.foul else core.values) for name, core in zip(quick.names, quick.cores)],
-            text.number,
-        )
+    add_totals = take  # the command line's name, until it calls take()
+
+    def add(self, text: DealText, source: str) -> DealResult:
+        """Settle the next deal and update the running state; the result has
+        the deal's records and reasons, and the running totals after it."""
+        deal, outcome = self.take(text, source)
+        settlement = settlement_of(deal, self.rules, self.stake, outcome, warn=False)
+        running = {name: (self.units[name], self.money[name]) for name in self.units}
+        return DealResult(text.number, text.line, settlement, running, self.points)
 
     def _repeats(self, playing: list[str]) -> list[str]:
         """Of the players in Fantasyland, those playing their one repeat."""
