@@ -264,20 +264,22 @@ def _markers(text: str, prefix: str, name: str) -> tuple[str, set[str]]:
     return hand, markers
 
 
-def _seat(entry: Entry, prefix: str, flags: dict[str, set[str]]) -> Seat:
+def _seat(entry: Entry, flags: dict[str, set[str]]) -> Seat:
     name = entry.name
-    text, markers = _markers(entry.text, prefix, name)
-    if not markers and not flags and len(text) > 20:  # the common case: a hand and nothing else
-        found = _parsed(text, prefix, name)
+    text = entry.text
+    if not flags and ";" not in text and len(text) > 20:  # the common case: a hand and nothing else
+        found = _parsed(text, entry.where, name)
         if isinstance(found, Hand):
             return Seat(name, owner(name), found, found.cards(), False, False, False)
         return Seat(name, owner(name), None, tuple(found), False, False, False)
+    prefix = f"{entry.where}: " if entry.where else ""
+    text, markers = _markers(text, prefix, name)
     markers |= {marker for marker, names in flags.items() if name in names}
     if not text.strip():
         if "surrender" not in markers:
             raise DealError(f"{prefix}{entry.name}: no hand (write the 13 cards, or 'surrender')")
         return Seat(entry.name, owner(entry.name), None, (), True, False, "fantasyland" in markers)
-    found = _parsed(text, prefix, name)
+    found = _parsed(text, entry.where, name)
     hand = found if isinstance(found, Hand) else None
     cards = found.cards() if isinstance(found, Hand) else tuple(found)
     if "waive" in markers and hand is None:
@@ -287,11 +289,11 @@ def _seat(entry: Entry, prefix: str, flags: dict[str, set[str]]) -> Seat:
     )
 
 
-def _parsed(text: str, prefix: str, name: str) -> Hand | tuple[Card, ...]:
+def _parsed(text: str, where: str, name: str) -> Hand | tuple[Card, ...]:
     try:
         return parse_hand_or_cards(text, name)
     except CardError as error:
-        raise CardError(f"{prefix}{error}") from None
+        raise CardError(f"{where}: {error}" if where else str(error)) from None
 
 
 def _name_a_card_dealt_twice(seats: list[Seat], entries: list[Entry]) -> None:
@@ -340,16 +342,17 @@ def build_deal(
     first_seen: dict[str, str] = {}
     players, owners = Names(), Names()
     for entry in entries:
-        prefix = f"{entry.where}: " if entry.where else ""
         if entry.name in first_seen:
+            prefix = f"{entry.where}: " if entry.where else ""
             earlier = f" (first at {first_seen[entry.name]})" if first_seen[entry.name] else ""
             raise DealError(f"{prefix}player {shown(entry.name)} is named twice{earlier}")
         first_seen[entry.name] = entry.where
         players.check(entry.name, entry.where)
-        seat = _seat(entry, prefix, flags)
+        seat = _seat(entry, flags)
         if seat.owner is not entry.name:  # else the check above was this one
             owners.check(seat.owner, entry.where)
         if seat.fantasyland and rules and rules.fantasyland == "none":
+            prefix = f"{entry.where}: " if entry.where else ""
             raise DealError(
                 f"{prefix}{entry.name}: the fantasyland marker has no effect: the {rules.id} rules have no Fantasyland"
             )

@@ -133,7 +133,7 @@ def _deals(first: list[tuple[int, str]], lines: Iterator[str], number: int, sour
                 yield DealText(count, start, entries, error)
                 entries, error = [], None
             continue
-        line = stripped.split("#", 1)[0].strip()
+        line = stripped.split("#", 1)[0].strip() if "#" in stripped else stripped
         if not line:
             continue  # a comment line neither ends nor starts a deal
         where = f"{source}, line {index}"
@@ -155,7 +155,8 @@ def _deals(first: list[tuple[int, str]], lines: Iterator[str], number: int, sour
 def refuse_fantasyland_markers(entries: Iterable[Entry]) -> None:
     """A session follows Fantasyland from deal to deal: a marker would contradict it."""
     for entry in entries:
-        if "fantasyland" in entry.text.lower():
+        text = entry.text  # a marker follows ';', or is the whole (short) text
+        if (";" in text or len(text) <= 20) and "fantasyland" in text.lower():
             prefix = f"{entry.where}: " if entry.where else ""
             raise DealError(
                 f"{prefix}{entry.name}: in a session Fantasyland is followed from deal to deal; "
