@@ -2,7 +2,7 @@
 
 The library is layered, each module depending only on those before it:
 ``cards`` -> ``hands`` (evaluation) -> ``rules`` -> ``deal`` -> ``scoring``
--> ``formatting`` -> ``cli``.  Only ``cli`` imports click, only
+-> ``formatting`` -> ``commands``.  Only ``commands`` imports click, only
 ``formatting`` imports tabulate, and nothing in the library prints or exits.
 """
 

@@ -396,14 +396,14 @@ def test_examples_cover_two_three_and_four_players():
 
 def test_no_colour_when_piped_or_no_color(monkeypatch):
     assert "\x1b[" not in ok("score", AMY, BOB)
-    from cpscore import cli
+    from cpscore.commands import _options
 
-    monkeypatch.setattr(cli.sys.stdout, "isatty", lambda: True, raising=False)
+    monkeypatch.setattr(_options.sys.stdout, "isatty", lambda: True, raising=False)
     monkeypatch.setenv("NO_COLOR", "1")
-    assert cli._colour("table") is False
+    assert _options._colour("table") is False
     monkeypatch.delenv("NO_COLOR")
-    assert cli._colour("table") is True
-    assert cli._colour("json") is False
+    assert _options._colour("table") is True
+    assert _options._colour("json") is False
 
 
 def test_colour_marks_red_suits():
@@ -413,30 +413,27 @@ def test_colour_marks_red_suits():
     assert cards_text(parse_cards("Ah Ks"), colour=True) == "\x1b[31mAh\x1b[0m Ks"
 
 
-def test_json_run_does_not_import_tabulate():
+def after_a_run(expression, *args):
+    """``expression`` (about ``sys.modules``) after ``cpscore ARGS`` in a fresh
+    interpreter: what the run imported."""
     code = (
         "import sys; from cpscore.cli import main\n"
-        "try:\n main(['score', '--format', 'json', sys.argv[1]])\n"
+        "try:\n main(sys.argv[1:])\n"
         "except SystemExit: pass\n"
-        "print('tabulate' in sys.modules, file=sys.stderr)"
+        f"print({expression}, file=sys.stderr)"
     )
-    result = subprocess.run(
-        [sys.executable, "-c", code, str(EXAMPLES / "two-players.txt")], capture_output=True, text=True, check=True
-    )
-    assert result.stderr.strip() == "False"
+    result = subprocess.run([sys.executable, "-c", code, *args], capture_output=True, text=True, check=True)
+    return result.stderr.strip()
+
+
+def test_json_run_does_not_import_tabulate():
+    deal = str(EXAMPLES / "two-players.txt")
+    assert after_a_run("'tabulate' in sys.modules", "score", "--format", "json", deal) == "False"
 
 
 def test_default_run_needs_no_decimal_and_a_stake_stays_exact():
-    code = (
-        "import sys; from cpscore.cli import main\n"
-        "try:\n main(['score', '--format', 'json', sys.argv[1]])\n"
-        "except SystemExit: pass\n"
-        "print('decimal' in sys.modules, file=sys.stderr)"
-    )
-    result = subprocess.run(
-        [sys.executable, "-c", code, str(EXAMPLES / "two-players.txt")], capture_output=True, text=True, check=True
-    )
-    assert result.stderr.strip() == "False"
+    deal = str(EXAMPLES / "two-players.txt")
+    assert after_a_run("'decimal' in sys.modules", "score", "--format", "json", deal) == "False"
     data = json.loads(ok("score", "--format", "json", "--stake", "0.1", AMY, BOB))
     assert [player["amount"] for player in data["players"]] == [0.2, -0.2]
 
@@ -647,20 +644,67 @@ def test_every_preset_reads_on_80_columns(preset):
     assert max(len(line) for line in ok("rules").splitlines()) <= 80
 
 
-def test_help_lists_a_command_added_without_an_order_entry():
-    from cpscore import cli
+def test_help_lists_a_command_module_added_later(tmp_path, monkeypatch):
+    """A new module in cpscore/commands is a new command, with no entry anywhere
+    else: --help lists it (by its ORDER, or after the others when it has none)
+    and it runs."""
+    import cpscore.commands
 
-    @cli.main.lazy
-    def make_zz_extra():
-        @click.command(name="zz-extra")
-        def zz_extra():
-            """A command added by a later change."""
-
-        return zz_extra
-
+    (tmp_path / "zz_extra.py").write_text(
+        "import click\n\n\n"
+        "@click.command(name='zz-extra')\n"
+        "def command():\n"
+        '    """A command added by a later change."""\n'
+        "    click.echo('zz-extra ran')\n"
+    )
+    (tmp_path / "between.py").write_text(
+        "import click\n\nORDER = 15\n\n\n"
+        "@click.command(name='between')\n"
+        "def command():\n"
+        '    """Listed after score, before check."""\n'
+    )
+    monkeypatch.setattr(cpscore.commands, "__path__", [*cpscore.commands.__path__, str(tmp_path)])
     try:
         out = ok("--help")
-        assert "zz-extra" in out and out.index("score") < out.index("zz-extra")
+        listed = [line.split()[0] for line in out.split("Commands:\n")[1].splitlines()]
+        assert listed == ["score", "between", "check", "session", "add", "arrange", "rules", "zz-extra"]
+        assert "A command added by a later change." in out
+        assert ok("zz-extra") == "zz-extra ran\n"
     finally:
-        cli.main.factories.pop("zz-extra", None)
-        cli.main.commands.pop("zz-extra", None)
+        for name in ("zz_extra", "between"):
+            sys.modules.pop(f"cpscore.commands.{name}", None)
+            vars(cpscore.commands).pop(name, None)
+
+
+def test_commands_are_the_modules_of_the_commands_package():
+    import pkgutil
+
+    import cpscore.commands
+
+    modules = [m.name for m in pkgutil.iter_modules(cpscore.commands.__path__) if not m.name.startswith("_")]
+    context = click.Context(main)
+    names = main.list_commands(context)
+    assert names == ["score", "check", "session", "add", "arrange", "rules"]
+    assert sorted(names) == sorted(name.replace("_", "-") for name in modules)
+    for name in names:
+        assert main.get_command(context, name).name == name
+    # A private module (the shared options) is no command, nor a name spelt with '_' or a dot.
+    for name in ("_options", "-options", "score_", "score.x", "commands", ""):
+        assert main.get_command(context, name) is None, name
+
+
+def test_a_misspelt_command_gets_a_suggestion_among_every_command():
+    if not hasattr(click.exceptions, "NoSuchCommand"):
+        pytest.skip("click suggests a command's name from 8.4 on")
+    result = run("sesion")
+    assert result.exit_code == 2
+    assert result.stderr == "Error: No such command 'sesion'. Did you mean 'session'? (see 'main -h')\n"
+    assert run("_options").stderr == "Error: No such command '_options'. (see 'main -h')\n"
+
+
+def test_a_run_imports_the_module_of_its_command_only():
+    loaded = "sorted(m for m in sys.modules if m.startswith('cpscore.commands.'))"
+    assert after_a_run(loaded, "score", str(EXAMPLES / "two-players.txt")) == (
+        "['cpscore.commands._options', 'cpscore.commands.score']"
+    )
+    assert after_a_run(loaded, "rules") == "['cpscore.commands._options', 'cpscore.commands.rules']"

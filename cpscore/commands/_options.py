@@ -1,0 +1,334 @@
+"""What the commands share: the options they have in common and their
+callbacks, reading a file or stdin whole, the two errors they raise, and the
+warnings printed once a command has succeeded.
+
+:class:`InputError` is a problem across the inputs (exit code 2, like
+click's ``BadParameter`` for one bad option value); :class:`EnvironmentError_`
+is the machine failing the command (exit code 1).  Every message is one line
+of at most :data:`MAX_MESSAGE` characters (:func:`bounded`).
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+from typing import TYPE_CHECKING
+
+import click
+
+from cpscore.errors import shown
+
+if TYPE_CHECKING:
+    from typing import BinaryIO
+
+#: The longest error line printed: longer messages lose their middle.
+MAX_MESSAGE = 400
+
+
+def bounded(message: str) -> str:
+    """One line of at most :data:`MAX_MESSAGE` characters."""
+    message = " ".join(message.splitlines())
+    if len(message) <= MAX_MESSAGE:
+        return message
+    return message[: MAX_MESSAGE - 80] + " ... " + message[-75:]
+
+
+class InputError(click.ClickException):
+    """The input cannot be scored as given (exit code 2, like a usage error)."""
+
+    exit_code = 2
+
+    def __init__(self, message: str) -> None:
+        super().__init__(bounded(message))
+
+
+class EnvironmentError_(click.ClickException):
+    """The machine failed the command (exit code 1): a full disk, a read-only file."""
+
+    exit_code = 1
+
+    def __init__(self, message: str) -> None:
+        super().__init__(bounded(message))
+
+
+_NOTES: list[str] = []  # warnings and skips, printed when the command succeeds
+
+
+def _warn(message: str, prefix: str = "Warning: ") -> None:
+    """A warning on stderr, printed once the command has succeeded: a command
+    that fails prints its one error line and nothing else."""
+    _NOTES.append(prefix + bounded(message))
+
+
+def _spade_bonus_option(function):
+    return click.option(
+        "--spade-bonus",
+        is_flag=True,
+        help="Double the royalty of the row holding 2s (the Finnish double-spade bonus).",
+    )(function)
+
+
+def _stake_options(stake_help: str, pair_help: str):
+    """--stake and --pair-stake, with this command's help."""
+
+    def apply(function):
+        function = click.option(
+            "--pair-stake",
+            "pair_stakes",
+            multiple=True,
+            callback=_load_pair_stakes,
+            metavar="A:B=AMOUNT",
+            help=pair_help,
+        )(function)
+        return click.option("--stake", callback=_load_stake, metavar="AMOUNT", help=stake_help)(function)
+
+    return apply
+
+
+def _rules_option(function):
+    function = _spade_bonus_option(function)
+    return click.option(
+        "--rules",
+        "rules",
+        default="2-4",
+        show_default=True,
+        metavar="NAME|FILE",
+        callback=_load_rules,
+        help="Rule set: a preset (2-4, 1-6, ofc, ofc-western, pineapple, taiwanese; see "
+        "'cpscore rules') or a rule file (.toml).",
+    )(function)
+
+
+def _format_option(formats: tuple[str, ...]):
+    return click.option(
+        "--format", "fmt", type=click.Choice(formats), default="table", show_default=True, help="Output format."
+    )
+
+
+def _explain_option(function):
+    return click.option(
+        "--explain", is_flag=True, help="Explain every unit, pair by pair: rows, fouls, royalties, bonus, arithmetic."
+    )(function)
+
+
+def _check_explain(explain: bool, fmt: str) -> None:
+    if explain and fmt != "table":
+        raise click.BadParameter(
+            "--explain goes with the table format; the JSON already carries the same facts", param_hint="'--explain'"
+        )
+
+
+def _style_option(function):
+    return click.option(
+        "--style",
+        default="simple",
+        show_default=True,
+        metavar="STYLE",
+        help="Table style, any tabulate format: simple, grid, github, rounded_outline, plain, ...",
+    )(function)
+
+
+def _load_rules(ctx: click.Context, param: click.Parameter | None, value: str):
+    """A preset name (a bad one is a bad option value) or a rule file (whose
+    errors name the file and the setting, on one line)."""
+    from cpscore.errors import RulesError
+    from cpscore.rules import get_rules, is_rule_file, load_rules_file
+
+    try:
+        if is_rule_file(value):
+            return load_rules_file(value)
+        return get_rules(value)
+    except RulesError as error:
+        if is_rule_file(value):
+            raise InputError(str(error)) from None
+        raise click.BadParameter(str(error), ctx, param) from None
+
+
+def _apply_flags(rules, spade_bonus: bool):
+    from cpscore.rules import with_spade_bonus
+
+    _spade_bonus_has_effect(rules, spade_bonus)
+    return with_spade_bonus(rules) if spade_bonus else rules
+
+
+def _player_option(name: str, help: str):
+    return click.option(f"--{name}", multiple=True, metavar="NAME", help=help)
+
+
+def _parse_amount(text: str, what: str):
+    from cpscore.amounts import AmountError, parse_amount, shown
+
+    try:
+        amount = parse_amount(text)
+    except AmountError as error:
+        raise click.BadParameter(f"{what} {error}") from None
+    if amount < 0:
+        raise click.BadParameter(f"{what} {shown(text)} is negative: a stake is an amount of money per unit, 0 or more")
+    return amount
+
+
+def _load_stake(ctx: click.Context, param: click.Parameter, value: str | None):
+    if value is None:
+        return None
+    return _parse_amount(value, "stake")
+
+
+def _load_pair_stakes(ctx: click.Context | None, param: click.Parameter | None, values: tuple[str, ...]):
+    """``--pair-stake`` values as ``{frozenset({a, b}): amount}``."""
+    return _pair_stakes([(value, "--pair-stake") for value in values])[0]
+
+
+def _pair_stakes(values: list[tuple[str, str]]):
+    """Pair stakes from ``(A:B=AMOUNT, where)`` texts: the stakes, and where
+    each pair was given (for errors about its names).  A bad value given on
+    the command line is a bad option value; one from a session's header is an
+    error naming its line."""
+    stakes: dict[frozenset[str], object] = {}
+    places: dict[frozenset[str], str] = {}
+    for value, where in values:
+        try:
+            key, amount = _pair_stake(value, stakes, places)
+        except click.BadParameter as error:
+            if where == "--pair-stake":
+                raise
+            raise InputError(f"{where} {error.message}") from None
+        stakes[key] = amount
+        places[key] = where
+    return stakes, places
+
+
+def _pair_stake(value: str, stakes, places):
+    pair, equals, amount = value.partition("=")
+    a, colon, b = pair.partition(":")
+    a, b = a.strip(), b.strip()
+    if not (equals and colon and a and b):
+        raise click.BadParameter(f"{shown(value)} is not A:B=AMOUNT (for example Amy:Bob=100)")
+    if a == b:
+        raise click.BadParameter(f"{shown(value)} names {shown(a)} twice: a pair stake is between two players")
+    key = frozenset((a, b))
+    if key in stakes:
+        raise click.BadParameter(f"the pair {a[:40]}:{b[:40]} is given twice ({places[key]}; B:A is the same pair)")
+    return key, _parse_amount(amount, f"stake for {a[:40]}:{b[:40]}")
+
+
+def _check_pair_players(places, players) -> None:
+    """Every pair stake names two players who play (the library's check)."""
+    from cpscore.deal import check_pair_players
+
+    check_pair_players(((*sorted(pair), where) for pair, where in places.items()), players)
+
+
+def _spade_bonus_has_effect(rules, spade_bonus: bool) -> None:
+    if spade_bonus and rules.royalties.mode == "none":
+        raise click.BadParameter(
+            f"has no effect: the {rules.id} rules pay no royalties to double", param_hint="'--spade-bonus'"
+        )
+
+
+def _colour(fmt: str) -> bool:
+    """Colour only for a table on a terminal, and never when NO_COLOR is set."""
+    return fmt == "table" and not os.environ.get("NO_COLOR") and sys.stdout.isatty()
+
+
+def _check_style(style: str, fmt: str = "table") -> None:
+    """A table style tabulate knows; given with another format it has no effect: a warning."""
+    if fmt != "table":
+        ctx = click.get_current_context(silent=True)
+        if ctx is not None and ctx.get_parameter_source("style") == click.core.ParameterSource.COMMANDLINE:
+            _warn(f"--style has no effect with --format {fmt}")
+        return
+    from cpscore.formatting import table_styles
+
+    styles = table_styles()
+    if style not in styles:
+        raise click.BadParameter(
+            f"{shown(style)} is not a table style: choose one of {', '.join(styles)}", param_hint="'--style'"
+        )
+
+
+#: The largest file read whole (a deal file, an arranger's list of hands).
+MAX_FILE = 32 * 1024 * 1024
+
+
+def _read_bytes(stream: BinaryIO, what: str) -> bytes:
+    data = stream.read(MAX_FILE + 1)
+    if len(data) > MAX_FILE:
+        raise InputError(f"{what} is over {MAX_FILE // (1024 * 1024)} MB: that is not a deal file")
+    return data
+
+
+def _decode(data: bytes, source: str) -> str:
+    from cpscore.errors import CpscoreError
+    from cpscore.textio import decode
+
+    try:
+        return decode(data, source)
+    except CpscoreError as error:
+        raise InputError(str(error)) from None
+
+
+def _stdin():
+    """Standard input as a binary stream."""
+    if sys.stdin is None:
+        raise EnvironmentError_("stdin is closed: give the input as a file, or open stdin (< file)")
+    return getattr(sys.stdin, "buffer", sys.stdin)
+
+
+def _read_stdin() -> str:
+    """Standard input as text: UTF-8, a byte-order mark dropped."""
+    return _decode(_read_bytes(_stdin(), "stdin"), "stdin")
+
+
+def _read_source(source: str, used_stdin: list[bool]) -> str:
+    """The text of a deal file, or of stdin for ``-``."""
+    if source == "-":
+        if used_stdin:
+            raise InputError("'-' (stdin) is given twice")
+        used_stdin.append(True)
+        return _read_stdin()
+    return _read_file(source, "deal file", "a hand on the command line is NAME=HAND")
+
+
+def _read_file(path: str, what: str, hint: str = "") -> str:
+    """A file's text (UTF-8, a BOM dropped); errors name the file and say why."""
+    try:
+        with open(path, "rb") as file:
+            data = _read_bytes(file, f"{what} {shown(path, 60)}")
+    except FileNotFoundError:
+        raise InputError(
+            f"cannot read {what} {shown(path, 60)}: no such file" + (f" ({hint})" if hint else "")
+        ) from None
+    except OSError as error:
+        raise InputError(f"cannot read {what} {shown(path, 60)}: {error.strerror or error}") from None
+    return _decode(data, path)
+
+
+# click's own --help and --version options look up a translation of their help
+# text (gettext, which imports locale) every time a command runs: 2-3 ms of
+# start-up.  These two do the same without it.
+def _show_help(ctx: click.Context, param: click.Parameter, value: bool) -> None:
+    if value and not ctx.resilient_parsing:
+        click.echo(ctx.get_help(), color=ctx.color)
+        ctx.exit()
+
+
+def _help_option(function):
+    return click.option(
+        "-h",
+        "--help",
+        is_flag=True,
+        expose_value=False,
+        is_eager=True,
+        callback=_show_help,
+        help="Show this message and exit.",
+    )(function)
+
+
+def _silence_stdout() -> None:
+    """Point stdout at /dev/null, so that the final flush at exit cannot fail again."""
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        os.close(devnull)
+    except (OSError, ValueError, AttributeError):  # not a real file (a test runner's buffer)
+        pass

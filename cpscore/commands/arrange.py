@@ -1,0 +1,104 @@
+"""``cpscore arrange``: the best settings of 13 cards."""
+
+from __future__ import annotations
+
+import os
+
+import click
+
+from cpscore.commands._options import (
+    InputError,
+    _apply_flags,
+    _colour,
+    _format_option,
+    _help_option,
+    _read_source,
+    _rules_option,
+)
+
+#: Where ``cpscore --help`` lists the command (see :mod:`cpscore.commands`).
+ORDER = 50
+
+
+@click.command(name="arrange", add_help_option=False)
+@_help_option
+@click.argument("cards", nargs=-1, metavar="CARDS | FILE | -")
+@_rules_option
+@click.option("--top", type=click.IntRange(min=1), default=3, show_default=True, help="How many settings to show.")
+@click.option(
+    "--simulate",
+    "rounds",
+    type=click.IntRange(min=1),
+    default=None,
+    metavar="N",
+    help="Rank the 20 best by the estimate again by N simulated opponents each.",
+)
+@_format_option(("table", "json"))
+def arrange(cards, rules, spade_bonus, top, rounds, fmt) -> None:
+    """Set 13 cards: the best legal settings under the rules, best first.
+
+    CARDS are the 13 cards (quoted or as separate words), or a file with
+    one hand of 13 cards per line, or '-' for such lines on stdin.  Each
+    setting shows its expected units against one opponent who holds 13
+    of the other cards and sets them the plain way (strongest back, then
+    strongest middle), and the figures it is built from:
+
+        cpscore arrange Ah Ad Ac 7s 7d Ks Kd 4c 9h 9c 5d 5s 2c
+    """
+    from cpscore.arrange import arrangement
+    from cpscore.cards import parse_cards
+    from cpscore.errors import CpscoreError
+
+    rules = _apply_flags(rules, spade_bonus)
+    if not cards:
+        raise InputError("no cards: give 13 cards, a file with one hand a line, or - for stdin")
+    text = " ".join(cards)
+    hands: list[tuple[str, str]] = []
+    if len(cards) == 1 and (cards[0] == "-" or os.path.isfile(cards[0])):  # else: the cards themselves
+        source = "stdin" if cards[0] == "-" else cards[0]
+        from cpscore.textio import split_lines
+
+        content = _read_source(cards[0], [])
+        try:
+            numbered = list(enumerate(split_lines(content, source), start=1))
+        except CpscoreError as error:
+            raise InputError(str(error)) from None
+        for number, line in numbered:
+            line = line.split("#", 1)[0].strip()
+            if line:
+                hands.append((f"{source}, line {number}: ", line))
+    else:
+        hands.append(("", text))
+    results = []
+    try:
+        for where, line in hands:
+            if "/" in line or "|" in line:
+                raise InputError(f"{where}the arranger takes 13 unset cards: leave out the rows ('/')")
+            try:
+                parsed = parse_cards(line)
+            except CpscoreError as error:
+                raise InputError(f"{where}{error}") from None
+            twice = sorted({str(card) for card in parsed if parsed.count(card) > 1})
+            if twice:
+                raise InputError(
+                    f"{where}{', '.join(twice)} {'is' if len(twice) == 1 else 'are'} given twice: "
+                    "the arranger takes 13 different cards"
+                )
+            if len(parsed) != 13:
+                raise InputError(
+                    f"{where}{len(parsed)} card{'s' * (len(parsed) != 1)}: the arranger takes 13 different cards, "
+                    "with no rows"
+                )
+            results.append(arrangement(parsed, rules, top, rounds or 0))
+    except CpscoreError as error:
+        raise InputError(str(error)) from None
+    from cpscore import arrange_views, formatting
+
+    if fmt == "json":
+        click.echo(formatting.render_json([arrange_views.arrangement_data(result) for result in results]), nl=False)
+    else:
+        texts = [arrange_views.render_arrangement(result, rules, colour=_colour(fmt)) for result in results]
+        click.echo("\n".join(texts), nl=False)
+
+
+command = arrange

@@ -1,0 +1,65 @@
+"""``cpscore check``: check one hand."""
+
+from __future__ import annotations
+
+import click
+
+from cpscore.commands._options import (
+    InputError,
+    _apply_flags,
+    _check_style,
+    _colour,
+    _format_option,
+    _help_option,
+    _read_stdin,
+    _rules_option,
+    _style_option,
+)
+
+#: Where ``cpscore --help`` lists the command (see :mod:`cpscore.commands`).
+ORDER = 20
+
+
+@click.command(name="check", add_help_option=False)
+@_help_option
+@click.argument("hand", nargs=-1, required=True, metavar="HAND")
+@_rules_option
+@click.option("--fantasyland", "playing", is_flag=True, help="The hand was played in Fantasyland: does it stay?")
+@_format_option(("table", "json"))
+@_style_option
+def check(hand, rules, spade_bonus, playing, fmt, style) -> None:
+    """Check one hand: each row's category, foul or legal, royalties, the
+    natural it makes, Fantasyland.
+
+    HAND is front / middle / back, or 13 cards with no rows (an unset hand is
+    checked for naturals); quote it, give the cards as separate words, or '-'
+    to read it from stdin:
+
+        cpscore check --rules ofc "Qs Qd 5c / 9h 9c 4d 4s 2c / As Ks Qh Jd Tc"
+    """
+    from cpscore.cards import parse_hand_or_cards
+    from cpscore.errors import CpscoreError
+    from cpscore.scoring import check_hand
+
+    rules = _apply_flags(rules, spade_bonus)
+    if playing and rules.fantasyland == "none":
+        raise click.BadParameter(
+            f"has no effect: the {rules.id} rules have no Fantasyland", param_hint="'--fantasyland'"
+        )
+    text = " ".join(hand)
+    if text.strip() == "-":
+        text = _read_stdin()
+    _check_style(style, fmt)
+    try:
+        report = check_hand(parse_hand_or_cards(text), rules, playing)
+    except CpscoreError as error:
+        raise InputError(str(error)) from None
+    from cpscore import formatting
+
+    if fmt == "json":
+        click.echo(formatting.render_json(formatting.check_data(report, rules)), nl=False)
+    else:
+        click.echo(formatting.render_check(report, rules, style, colour=_colour(fmt)), nl=False)
+
+
+command = check

@@ -1,0 +1,105 @@
+"""``cpscore score``: settle one deal."""
+
+from __future__ import annotations
+
+import click
+
+from cpscore.commands._options import (
+    InputError,
+    _apply_flags,
+    _check_explain,
+    _check_pair_players,
+    _check_style,
+    _colour,
+    _explain_option,
+    _format_option,
+    _help_option,
+    _player_option,
+    _read_source,
+    _rules_option,
+    _stake_options,
+    _style_option,
+    _warn,
+)
+
+#: Where ``cpscore --help`` lists the command (see :mod:`cpscore.commands`).
+ORDER = 10
+
+FORMATS = ("table", "json", "csv")
+
+
+@click.command(add_help_option=False)
+@_help_option
+@click.argument("inputs", nargs=-1, metavar="[NAME=HAND | FILE | -]...")
+@_rules_option
+@_stake_options(
+    "Money per unit for every pair (default 1).", "Money per unit for one pair, overriding --stake (repeatable)."
+)
+@_player_option("surrender", "This player surrenders (repeatable); no hand is needed.")
+@_player_option("waive", "This player waives a natural and plays the rows (repeatable).")
+@_player_option("fantasyland", "This player plays the deal in Fantasyland (repeatable).")
+@_format_option(FORMATS)
+@_style_option
+@_explain_option
+def score(inputs, rules, spade_bonus, stake, pair_stakes, surrender, waive, fantasyland, fmt, style, explain) -> None:
+    """Settle one deal: every player against every other.
+
+    Each input is a hand written NAME=HAND (an argument with '='), a deal file
+    with one 'NAME: HAND' per line ('#' starts a comment), or '-' for a deal
+    file on stdin.  A hand is front / middle / back, or 13 cards with no rows
+    for a natural, for example
+
+        cpscore score "Amy=Ks Kd 4c / 9h 9c 5d 5s 2c / Ah Ad Ac 7s 7d" \\
+                      "Bob=Qs Jd 3c / Th Tc 8d 8s 3d / Kh Qh Jh 8h 2h"
+
+    After a hand, '; waive' and '; fantasyland' mark the player; 'NAME:
+    surrender' surrenders.  Amy[1] and Amy[2] are two hands of one player
+    (criss-cross).
+    """
+    from cpscore.deal import build_deal, entries_from_text, entry_from_argument
+    from cpscore.errors import CpscoreError
+    from cpscore.scoring import settle
+
+    rules = _apply_flags(rules, spade_bonus)
+    _check_explain(explain, fmt)
+    _check_style(style, fmt)
+    if not inputs:
+        raise InputError("no hands: give NAME=HAND arguments, a deal file, or - to read a deal from stdin")
+    try:
+        entries = []
+        used_stdin: list[bool] = []
+        for item in inputs:
+            if "=" in item:
+                entries.append(entry_from_argument(item))
+            else:
+                source = "stdin" if item == "-" else item
+                entries.extend(entries_from_text(_read_source(item, used_stdin), source))
+        deal = build_deal(entries, rules, surrender, waive, fantasyland)
+        _check_pair_players({pair: "--pair-stake" for pair in pair_stakes}, deal.owners())
+        result = settle(deal, rules, 1 if stake is None else stake, pair_stakes)
+    except CpscoreError as error:
+        raise InputError(str(error)) from None
+    for warning in result.warnings:
+        _warn(warning)
+    from cpscore import formatting
+
+    if fmt == "json":
+        text = formatting.render_json(formatting.settlement_data(result))
+    elif fmt == "csv":
+        text = formatting.render_csv(result)
+    else:
+        text = formatting.render_table(
+            result,
+            style,
+            colour=_colour(fmt),
+            show_money=stake is not None or bool(pair_stakes),
+            pair_stakes_given=bool(pair_stakes),
+        )
+        if explain:
+            from cpscore.explain import explain as reasons
+
+            text += "\nWhy, pair by pair:\n\n" + reasons(result)
+    click.echo(text, nl=False)
+
+
+command = score

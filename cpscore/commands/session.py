@@ -1,0 +1,287 @@
+"""``cpscore session``: settle a whole session file."""
+
+from __future__ import annotations
+
+import gc
+import os
+import sys
+from typing import TYPE_CHECKING
+
+import click
+
+from cpscore.commands._options import (
+    EnvironmentError_,
+    InputError,
+    _apply_flags,
+    _check_explain,
+    _check_pair_players,
+    _check_style,
+    _explain_option,
+    _format_option,
+    _help_option,
+    _load_rules,
+    _pair_stakes,
+    _parse_amount,
+    _spade_bonus_option,
+    _stake_options,
+    _stdin,
+    _style_option,
+    _warn,
+    bounded,
+)
+from cpscore.errors import shown
+
+if TYPE_CHECKING:
+    from collections.abc import Iterator
+    from typing import BinaryIO
+
+    from click._termui_impl import ProgressBar
+
+#: Where ``cpscore --help`` lists the command (see :mod:`cpscore.commands`).
+ORDER = 30
+
+SESSION_FORMATS = ("table", "json", "jsonl", "csv")
+
+
+def _session_settings(source_path: str | None, header, rules_option, stake, pair_stakes, spade_bonus):
+    """Rules and stakes: the command line wins over the session's header.
+    Returns (rules, stake, pair stakes, where each pair stake was given);
+    errors name the header line."""
+    from cpscore.errors import CpscoreError
+    from cpscore.rules import get_rules
+    from cpscore.session import header_rules
+
+    where = header.where
+    rules = rules_option
+    if rules is None:
+        try:
+            rules = header_rules(header, source_path)
+        except CpscoreError as error:
+            raise InputError(str(error)) from None
+    try:
+        rules = _apply_flags(rules or get_rules("2-4"), spade_bonus)
+    except click.BadParameter as error:
+        raise InputError(f"--spade-bonus {error.message}") from None
+    if stake is None and header.stake is not None:
+        try:
+            stake = _parse_amount(header.stake, "@stake")
+        except click.BadParameter as error:
+            raise InputError(f"{where['stake']}: {error.message}") from None
+    if pair_stakes:
+        places = {pair: "--pair-stake" for pair in pair_stakes}
+        if header.pair_stakes:  # documented, but never silent: the header's stakes are not used
+            lines = ", ".join(where.rsplit(" ", 1)[1] for where in header.pair_where)
+            _warn(f"--pair-stake replaces the session's @pair-stake headers (line {lines}), which are not used")
+    else:
+        given = [(value, f"{line}: @pair-stake") for value, line in zip(header.pair_stakes, header.pair_where)]
+        pair_stakes, places = _pair_stakes(given)
+    return rules, stake, pair_stakes, places
+
+
+def _load_rules_or_none(ctx: click.Context, param: click.Parameter, value: str | None):
+    return None if value is None else _load_rules(ctx, param, value)
+
+
+def _with_progress(lines: Iterator[str], file: BinaryIO, bar: ProgressBar[int]) -> Iterator[str]:
+    """``lines`` as they are read from ``file``, moving a progress bar on
+    stderr (on a terminal) to the bytes read so far."""
+    done = 0
+    for line in lines:
+        position = file.tell()
+        if position > done:
+            bar.update(position - done)
+            done = position
+        yield line
+
+
+def _spooled(source: str):
+    """The session as a seekable binary file: the file itself when it is a
+    regular file; stdin or a pipe (``<(...)``) is copied to a temporary file
+    first, so that it can be checked whole before anything is printed."""
+    import shutil
+    import stat
+    import tempfile
+
+    if source != "-":
+        try:
+            regular = stat.S_ISREG(os.stat(source).st_mode)
+            stream = open(source, "rb")
+        except OSError as error:
+            raise InputError(f"cannot read session file {shown(source, 60)}: {error.strerror or error}") from None
+        if regular:
+            return stream
+    else:
+        stream = _stdin()
+    spool = tempfile.TemporaryFile()
+    try:
+        shutil.copyfileobj(stream, spool, 1 << 20)
+    except OSError as error:
+        spool.close()
+        raise EnvironmentError_(
+            f"cannot keep a copy of {'stdin' if source == '-' else source}: {error.strerror}"
+        ) from None
+    finally:
+        if source != "-":
+            stream.close()
+    spool.seek(0)
+    return spool
+
+
+@click.command(name="session", add_help_option=False)
+@_help_option
+@click.argument("source", metavar="FILE|-")
+@click.option(
+    "--rules",
+    "rules",
+    default=None,
+    metavar="NAME|FILE",
+    callback=_load_rules_or_none,
+    help="Rule set (default: the session's @rules header, else 2-4).",
+)
+@_spade_bonus_option
+@_stake_options(
+    "Money per unit (default: @stake, else 1).",
+    "Money per unit for one pair (repeatable; replaces the @pair-stake headers).",
+)
+@click.option("--race", type=click.IntRange(min=1), metavar="POINTS", help="Also play the race to POINTS (e.g. 11).")
+@click.option("--totals", "totals_only", is_flag=True, help="Print only the totals and the transfers.")
+@click.option("--skip-invalid", is_flag=True, help="Skip invalid deals (and say which) instead of stopping.")
+@_format_option(SESSION_FORMATS)
+@_style_option
+@_explain_option
+def session(
+    source, rules, spade_bonus, stake, pair_stakes, race, totals_only, skip_invalid, fmt, style, explain
+) -> None:
+    """Settle a whole session: every deal, running totals, and who pays whom.
+
+    A session file is deals separated by blank lines, each written as a deal
+    file ('NAME: HAND' lines).  Header lines at the top set the rules and
+    stakes: '@rules ofc', '@stake 10', '@pair-stake Amy:Bob=100'.  The whole
+    file is checked before anything is printed; '-' reads stdin (kept in a
+    temporary file while it is checked).
+    """
+    from cpscore.errors import CpscoreError
+    from cpscore.session import Ledger, read_session
+    from cpscore.textio import read_lines
+
+    gc.enable()  # a session may be long: normal collection from here on
+
+    _check_explain(explain, fmt)
+    if explain and totals_only:
+        raise click.BadParameter("has no effect with --totals, which prints no deal", param_hint="'--explain'")
+    _check_style(style, fmt)
+    name = "stdin" if source == "-" else source
+
+    def start(lines):
+        try:
+            header, deals = read_session(lines, name)
+            settings = _session_settings(
+                None if source == "-" else source, header, rules, stake, pair_stakes, spade_bonus
+            )
+        except CpscoreError as error:
+            raise InputError(str(error)) from None
+        chosen_rules, chosen_stake, chosen_pairs, places = settings
+        ledger = Ledger(chosen_rules, 1 if chosen_stake is None else chosen_stake, chosen_pairs, race)
+        return ledger, deals, chosen_stake is not None or bool(chosen_pairs), places
+
+    def each_deal(ledger, deals, first_pass: bool):
+        """Settled deals (none on the first pass, which keeps only the totals);
+        invalid ones are collected, or skipped with --skip-invalid."""
+        problems: list[str] = []
+        iterator = iter(deals)
+        while True:
+            try:
+                text = next(iterator)
+            except StopIteration:
+                break
+            except CpscoreError as error:  # a line that cannot be read: nothing after it can be
+                raise _InvalidDeals([*problems, str(error)]) from None
+            try:
+                if first_pass:
+                    ledger.add_totals(text, name)
+                else:
+                    yield ledger.add(text, name)
+            except CpscoreError as error:
+                problems.append(str(error))
+                if skip_invalid and first_pass:
+                    _warn(str(error), prefix="skipped: ")
+            if first_pass:
+                for warning in ledger.warnings:
+                    _warn(warning)
+            ledger.warnings.clear()
+        if problems and not skip_invalid:
+            raise _InvalidDeals(problems)
+
+    try:
+        with _spooled(source) as file:
+            # First pass: check every deal, keeping only the running totals.
+            import contextlib
+
+            size = os.fstat(file.fileno()).st_size
+            shown_bar = size and sys.stderr.isatty()
+            bar = click.progressbar(length=size, label="checking", file=sys.stderr) if shown_bar else None
+            with bar or contextlib.nullcontext():
+                lines = read_lines(file, name)
+                ledger, deals, money, places = start(_with_progress(lines, file, bar) if bar else lines)
+                for _ in each_deal(ledger, deals, first_pass=True):
+                    pass
+            try:
+                _check_pair_players(places, ledger.players())
+            except CpscoreError as error:
+                raise _InvalidDeals([str(error)]) from None
+            if totals_only:
+                _print_totals(ledger, fmt, style, money)
+                return
+            file.seek(0)
+            ledger, deals, money, _ = start(read_lines(file, name))
+            results = each_deal(ledger, deals, first_pass=False)
+            _print_session(ledger, results, fmt, style, money, totals_only, name, explain)
+    except _InvalidDeals as invalid:
+        for problem in invalid.problems:
+            click.echo(f"Error: {bounded(problem)}", err=True)
+        raise click.exceptions.Exit(2) from None
+
+
+command = session
+
+
+class _InvalidDeals(Exception):
+    def __init__(self, problems: list[str]) -> None:
+        super().__init__(problems)
+        self.problems = problems
+
+
+def _print_totals(ledger, fmt: str, style: str, money: bool) -> None:
+    from cpscore import formatting, session_views
+
+    if fmt == "table":
+        click.echo(session_views.render_totals(ledger, style, money), nl=False)
+    elif fmt in ("json", "jsonl"):
+        data = {"rules": ledger.rules.id, "stake": ledger.stake, **session_views.totals_data(ledger)}
+        text = formatting.render_json(data) if fmt == "json" else session_views.compact_json(data) + "\n"
+        click.echo(text, nl=False)
+    else:
+        click.echo(session_views.totals_csv(ledger), nl=False)
+
+
+def _print_session(
+    ledger, results, fmt: str, style: str, money: bool, totals_only: bool, name: str, explain: bool = False
+) -> None:
+    """Stream the deals in the chosen format, then the totals."""
+    from cpscore import session_views
+
+    if totals_only:
+        for _ in results:
+            pass
+        _print_totals(ledger, fmt, style, money)
+        return
+    if fmt == "jsonl":
+        chunks = session_views.session_lines(ledger, results)
+    elif fmt == "json":
+        chunks = session_views.session_json(ledger, results)
+    elif fmt == "csv":
+        chunks = session_views.session_csv(results)
+    else:
+        chunks = session_views.session_table(ledger, results, name, style, money, explain)
+    for chunk in chunks:
+        click.echo(chunk, nl=False)
