@@ -240,6 +240,12 @@ class Hand(Record):
         return " / ".join(" ".join(map(str, row)) for row in self.rows)
 
 
+def hand_of(codes: tuple[int, ...]) -> Hand:
+    """The set hand of 13 card codes, front first."""
+    card = CARDS.__getitem__
+    return Hand(tuple(map(card, codes[:3])), tuple(map(card, codes[3:8])), tuple(map(card, codes[8:])), codes=codes)
+
+
 def parse_hand(text: str, player: str | None = None) -> Hand:
     """Read a set hand, ``front / middle / back`` or ``back / middle / front``.
 
@@ -322,8 +328,7 @@ def _plain_hand(text: str) -> Hand | None:
     codes = (*front, *middle, *back)
     if len(set(codes)) != 13:
         return None
-    card = CARDS.__getitem__
-    return Hand(tuple(map(card, front)), tuple(map(card, middle)), tuple(map(card, back)), codes=codes)
+    return hand_of(codes)
 
 
 def _row_order(first: int, last: int) -> tuple[str, str, str]:

@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING
 
 from cpscore.amounts import Amount, signed
 from cpscore.amounts import text as number
-from cpscore.cards import ROW_NAMES, Card
+from cpscore.cards import ROW_NAMES, Card, Hand
 from cpscore.hands import describe, rank_letters
 from cpscore.naturals import Natural
 from cpscore.rules import RuleSet
@@ -228,7 +228,16 @@ def _u_escapes(char: str) -> str:
     return "".join(f"\\u{data[i : i + 2].hex()}" for i in range(0, len(data), 2))
 
 
-_JSON_ESCAPES = {'"': '\\"', "\\": "\\\\", "\n": "\\n", "\r": "\\r", "\t": "\\t"}
+#: The short escapes, as the json module writes them (so both writers agree).
+_JSON_ESCAPES = {
+    '"': '\\"',
+    "\\": "\\\\",
+    "\n": "\\n",
+    "\r": "\\r",
+    "\t": "\\t",
+    "\b": "\\b",
+    "\f": "\\f",
+}
 
 
 def _json_string(text: str) -> str:
@@ -246,7 +255,7 @@ def _json_string(text: str) -> str:
             out.append(_JSON_ESCAPES[char])
         elif char < " ":
             out.append(f"\\u{ord(char):04x}")
-        elif ASCII_JSON[0] and not char.isascii():
+        elif ASCII_JSON[0] and not " " <= char <= "~":  # as the json module: DEL too
             out.append(_u_escapes(char))
         else:
             out.append(char)
@@ -258,22 +267,49 @@ def assessment_data(assessment: Assessment | None) -> dict[str, object]:
     the hand's rows do not play: a natural, a surrender, an unset hand)."""
     if assessment is None:
         return {"foul": False, "foul_reason": None, "rows": None, "royalties": _royalty_data(None)}
-    rows = {
-        row.name: {
-            "cards": [str(card) for card in row.cards],
-            "category": row.category,
-            "description": describe(row.plain),
-            "ranks": rank_letters(row.plain),
+    rows = {}
+    texts = _card_texts()
+    for row in assessment.rows:
+        category, description, ranks = _row_words(row.plain)
+        rows[row.name] = {
+            "cards": [texts[card.code] for card in row.cards],
+            "category": category,
+            "description": description,
+            "ranks": ranks,
             "royalty": row.royalty,
         }
-        for row in assessment.rows
-    }
     return {
         "foul": assessment.foul is not None,
         "foul_reason": assessment.foul.reason if assessment.foul else None,
         "rows": rows,
         "royalties": _royalty_data(assessment),
     }
+
+
+_WORDS: dict[int, tuple[str, str, str]] = {}
+
+
+def _row_words(value: int) -> tuple[str, str, str]:
+    """A row value's category, description and rank letters, worked out once
+    per value (a session asks for the same values again and again)."""
+    words = _WORDS.get(value)
+    if words is None:
+        from cpscore.hands import category
+
+        words = _WORDS[value] = (category(value), describe(value), rank_letters(value))
+    return words
+
+
+_CARD_TEXTS: list[str] = []
+
+
+def _card_texts() -> list[str]:
+    """``Ah`` by card code, made on first use (nothing is built at import)."""
+    if not _CARD_TEXTS:
+        from cpscore.cards import CARDS
+
+        _CARD_TEXTS.extend(str(card) for card in CARDS)
+    return _CARD_TEXTS
 
 
 def _royalty_data(assessment: Assessment | None) -> dict[str, object]:
@@ -310,11 +346,12 @@ def fantasyland_data(fantasyland: Fantasyland | None) -> dict[str, object] | Non
 
 def _player_data(player: PlayerResult) -> dict[str, object]:
     seat = player.seat
+    texts = _card_texts()
     return {
         "name": player.name,
         "owner": seat.owner,
-        "hand": str(seat.hand) if seat.hand else None,
-        "cards": [str(card) for card in seat.cards],
+        "hand": _hand_text(seat.hand) if seat.hand else None,
+        "cards": [texts[code] for code in seat.codes],
         **assessment_data(player.assessment),
         **natural_data(player.natural),
         "surrendered": seat.surrendered,
@@ -323,6 +360,11 @@ def _player_data(player: PlayerResult) -> dict[str, object]:
         "units": player.units,
         "amount": player.amount,
     }
+
+
+def _hand_text(hand: Hand) -> str:
+    texts = [_card_texts()[code] for code in hand.codes]
+    return " ".join(texts[:3]) + " / " + " ".join(texts[3:8]) + " / " + " ".join(texts[8:])
 
 
 def settlement_data(settlement: Settlement) -> dict[str, object]:

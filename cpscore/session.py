@@ -27,17 +27,16 @@ and what is kept between deals does not grow with their number.
 from __future__ import annotations
 
 from collections.abc import Collection, Iterable, Iterator, Mapping
-from typing import TYPE_CHECKING
 
 from cpscore.amounts import Amount
-from cpscore.deal import Deal, Entry, Names, build_deal, entry_from_line, look_alike, owner
+from cpscore.cards import CARDS, hand_of
+from cpscore.deal import Deal, Entry, Names, Seat, build_deal, entry_from_line, look_alike, owner
 from cpscore.errors import CpscoreError, DealError, RulesError, shown
+from cpscore.hands import Foul
+from cpscore.naturals import Natural
 from cpscore.records import Record
 from cpscore.rules import RuleSet
-from cpscore.scoring import Outcome, Settlement, kernel, settle, settlement_of, waive_warnings
-
-if TYPE_CHECKING:
-    from cpscore.scoring import Fantasyland
+from cpscore.scoring import Core, Fantasyland, Outcome, Settlement, kernel, settle, settlement_of, waive_warnings
 
 HEADER_KEYS = ("rules", "stake", "pair-stake")
 
@@ -187,6 +186,123 @@ class DealResult(Record):
         self.race_points = race_points  # player -> points this deal, with --race
 
 
+class Spool:
+    """A session's settled deals, kept between the pass that checks the whole
+    file and the pass that prints it: the printing pass reads the kernel's
+    results back instead of reading and settling the file again.  They are
+    kept in a temporary file, written and read by this process only, so
+    memory does not grow with the number of deals: each deal as plain values
+    (:func:`pack`) in :mod:`marshal`'s format, or :mod:`pickle`'s when an
+    amount is a Decimal, after its length."""
+
+    def __init__(self) -> None:
+        import tempfile
+
+        self.file = tempfile.TemporaryFile()
+        self.count = 0
+
+    def put(self, text: DealText, deal: Deal, outcome: Outcome, ledger: Ledger) -> None:
+        """Keep a deal the ledger has just taken, with the totals after it."""
+        import marshal
+
+        record = (text.number, text.line, pack(deal, outcome), ledger.running(), ledger.points)
+        try:
+            data = b"m" + marshal.dumps(record)
+        except ValueError:  # a Decimal
+            import pickle
+
+            data = b"p" + pickle.dumps(record, 5)
+        self.file.write(len(data).to_bytes(4, "little") + data)
+        self.count += 1
+
+    def results(self, rules: RuleSet, stake: Amount) -> Iterator[DealResult]:
+        """The deals kept, in order, with their records (:func:`settlement_of`)."""
+        import marshal
+        import pickle
+
+        read = self.file.read
+        self.file.seek(0)
+        for _ in range(self.count):
+            data = read(int.from_bytes(read(4), "little"))
+            loads = marshal.loads if data[:1] == b"m" else pickle.loads
+            number, line, packed, running, points = loads(data[1:])
+            deal, outcome = unpack(packed)
+            yield DealResult(number, line, settlement_of(deal, rules, stake, outcome, warn=False), running, points)
+
+    def close(self) -> None:
+        self.file.close()
+
+
+# A deal and its outcome as plain values (numbers, strings, tuples), for the spool.
+
+
+def pack(deal: Deal, outcome: Outcome) -> tuple:
+    """A settled deal as plain values; :func:`unpack` reads it back."""
+    seats = tuple(
+        (seat.name, seat.owner, seat.codes, seat.hand is not None, seat.surrendered, seat.waive, seat.fantasyland)
+        for seat in deal.seats
+    )
+    cores = tuple(
+        None
+        if core is None
+        else (
+            core.values,
+            core.plains,
+            None if core.foul is None else tuple(getattr(core.foul, name) for name in core.foul.__slots__),
+            core.royalties,
+        )
+        for core in outcome.cores
+    )
+    naturals = tuple(
+        None
+        if natural is None
+        else (
+            natural.id,
+            natural.units,
+            natural.key,
+            None if natural.rows is None else tuple(tuple(card.code for card in row) for row in natural.rows),
+        )
+        for natural in outcome.naturals
+    )
+    lands = tuple(None if land is None else (land.playing, land.next, land.cards) for land in outcome.fantasyland)
+    return seats, cores, naturals, lands, tuple(outcome.units), tuple(outcome.money), tuple(outcome.pairs)
+
+
+def unpack(packed: tuple) -> tuple[Deal, Outcome]:
+    """The deal and outcome :func:`pack` kept."""
+    seats, cores, naturals, lands, units, money, pairs = packed
+
+    def seat(name: str, owner: str, codes: tuple[int, ...], is_set: bool, *flags: bool) -> Seat:
+        if is_set:
+            hand = hand_of(codes)
+            return Seat(name, owner, hand, hand.cards(), *flags)
+        return Seat(name, owner, None, tuple(CARDS[code] for code in codes), *flags)
+
+    deal = Deal(tuple(seat(*packed_seat) for packed_seat in seats))
+    outcome = Outcome(
+        [
+            None if core is None else Core(core[0], core[1], None if core[2] is None else Foul(*core[2]), core[3])
+            for core in cores
+        ],
+        [
+            None
+            if natural is None
+            else Natural(
+                natural[0],
+                natural[1],
+                natural[2],
+                None if natural[3] is None else tuple(tuple(CARDS[code] for code in row) for row in natural[3]),
+            )
+            for natural in naturals
+        ],
+        [None if land is None else Fantasyland(*land) for land in lands],
+        list(units),
+        list(money),
+        list(pairs),
+    )
+    return deal, outcome
+
+
 class Transfer(Record):
     """One payment that settles balances: ``payer`` pays ``payee`` ``amount``."""
 
@@ -293,15 +409,16 @@ class Ledger:
         self._remember(text)
         return deal, outcome
 
-    add_totals = take  # the command line's name, until it calls take()
-
     def add(self, text: DealText, source: str) -> DealResult:
         """Settle the next deal and update the running state; the result has
         the deal's records and reasons, and the running totals after it."""
         deal, outcome = self.take(text, source)
         settlement = settlement_of(deal, self.rules, self.stake, outcome, warn=False)
-        running = {name: (self.units[name], self.money[name]) for name in self.units}
-        return DealResult(text.number, text.line, settlement, running, self.points)
+        return DealResult(text.number, text.line, settlement, self.running(), self.points)
+
+    def running(self) -> dict[str, tuple[Amount, Amount]]:
+        """Each player's (units, money) so far."""
+        return {name: (self.units[name], self.money[name]) for name in self.units}
 
     def _repeats(self, playing: list[str]) -> list[str]:
         """Of the players in Fantasyland, those playing their one repeat."""

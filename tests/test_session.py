@@ -506,3 +506,91 @@ def test_totals_csv_quotes_names(tmp_path):
     path.write_text(f"Amy, Jr: {AMY}\nBob: {BOB}\n")
     out = ok("session", "--totals", "--format", "csv", str(path))
     assert out == 'player,units,amount\n"Amy, Jr",2,2\nBob,-2,-2\n'
+
+
+@settings(max_examples=150, deadline=None)
+@given(plain_deals())
+def test_the_spool_gives_back_each_deal_as_settled(case):
+    """What the printing pass reads back is the deal and the kernel's outcome
+    as the checking pass settled them (Decimal stakes included)."""
+    import marshal
+
+    from cpscore.scoring import kernel
+    from cpscore.session import DealText, Ledger, Spool, pack, unpack
+
+    rules, hands, playing, repeats, stake = case
+    if rules.fantasyland == "none":
+        playing, repeats = set(), set()
+    entries = [Entry(name, text, "") for name, text in hands.items()]
+    deal = build_deal(entries, rules, fantasyland=playing)
+    outcome = kernel(deal.seats, rules, stake, None, repeats)
+    try:
+        again = unpack(marshal.loads(marshal.dumps(pack(deal, outcome))))
+    except ValueError:  # a Decimal: the spool pickles those
+        import pickle
+
+        again = unpack(pickle.loads(pickle.dumps(pack(deal, outcome))))
+    assert again == (deal, outcome)
+    ledger, spool = Ledger(rules, stake), Spool()
+    ledger.fantasyland = {name: name in repeats for name in playing}
+    text = DealText(1, 1, entries)
+    spool.put(text, *ledger.take(text, "s.txt"), ledger)
+    (result,) = spool.results(rules, stake)
+    assert result.settlement == settle(deal, rules, stake, None, repeats)._replace(warnings=())
+    assert result.running == {name: (units, money) for name, units, money in ledger.totals()}
+    spool.close()
+
+
+@pytest.mark.parametrize(
+    "hands",
+    [
+        ["Amy=2h 3d 4c 5s 6h 7d 8c 9s Th Jd Qc Ks Ah", "Bob=Qs Js 3c / 9h Tc 8h 8s 3h / Kh Qh Jh 7h 2s"],
+        [
+            "Amy=3h 5h 7h / 3c 5c 7c 9c Tc / 2s 5s 7s 9s Js",
+            "Bob=surrender",
+            "Cy=Qs Jd 3d / Th 9d 8d 8s 4d / Kh Qh Jh 8h 2h",
+        ],
+    ],
+    ids=["a dragon", "three flushes and a surrender"],
+)
+def test_the_spool_keeps_naturals_and_surrenders(hands):
+    import marshal
+
+    from cpscore.deal import entry_from_argument
+    from cpscore.scoring import kernel
+    from cpscore.session import pack, unpack
+
+    rules = get_rules("1-6")
+    deal = build_deal([entry_from_argument(hand) for hand in hands], rules)
+    outcome = kernel(deal.seats, rules)
+    assert any(outcome.naturals)
+    assert unpack(marshal.loads(marshal.dumps(pack(deal, outcome)))) == (deal, outcome)
+
+
+json_values = st.recursive(
+    st.none() | st.booleans() | st.integers() | st.text(),
+    lambda inner: st.lists(inner, max_size=4) | st.dictionaries(st.text(), inner, max_size=4),
+    max_leaves=20,
+)
+
+
+@settings(max_examples=300)
+@given(json_values, st.booleans())
+def test_both_json_writers_write_the_same_text(value, ascii_only):
+    """JSON Lines use the json module when there is no Decimal: it must write
+    exactly what cpscore's own writer does (escapes, non-ASCII, key order)."""
+    from cpscore.formatting import ASCII_JSON, json_text
+    from cpscore.session_views import compact_json
+
+    ASCII_JSON[0] = ascii_only
+    try:
+        assert compact_json(value) == json_text(value, compact=True)
+    finally:
+        ASCII_JSON[0] = False
+
+
+def test_json_lines_write_decimals_exactly(tmp_path):
+    path = tmp_path / "s.txt"
+    path.write_text(f"@stake 0.1\n\nAmy: {AMY}\nBob: {BOB}\n")
+    first = ok("session", "--format", "jsonl", str(path)).splitlines()[0]
+    assert '"stake":0.1' in first and '"amount":0.2' in first

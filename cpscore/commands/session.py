@@ -160,8 +160,10 @@ def session(
     file is checked before anything is printed; '-' reads stdin (kept in a
     temporary file while it is checked).
     """
+    import contextlib
+
     from cpscore.errors import CpscoreError
-    from cpscore.session import Ledger, read_session
+    from cpscore.session import Ledger, Spool, read_session
     from cpscore.textio import read_lines
 
     gc.enable()  # a session may be long: normal collection from here on
@@ -184,9 +186,9 @@ def session(
         ledger = Ledger(chosen_rules, 1 if chosen_stake is None else chosen_stake, chosen_pairs, race)
         return ledger, deals, chosen_stake is not None or bool(chosen_pairs), places
 
-    def each_deal(ledger, deals, first_pass: bool):
-        """Settled deals (none on the first pass, which keeps only the totals);
-        invalid ones are collected, or skipped with --skip-invalid."""
+    def each_deal(ledger, deals, spool) -> None:
+        """Settle every deal into the ledger (and the spool, which keeps them
+        for printing); invalid ones are collected, or skipped with --skip-invalid."""
         problems: list[str] = []
         iterator = iter(deals)
         while True:
@@ -197,44 +199,43 @@ def session(
             except CpscoreError as error:  # a line that cannot be read: nothing after it can be
                 raise _InvalidDeals([*problems, str(error)]) from None
             try:
-                if first_pass:
-                    ledger.add_totals(text, name)
-                else:
-                    yield ledger.add(text, name)
+                deal, outcome = ledger.take(text, name)
             except CpscoreError as error:
                 problems.append(str(error))
-                if skip_invalid and first_pass:
+                if skip_invalid:
                     _warn(str(error), prefix="skipped: ")
-            if first_pass:
-                for warning in ledger.warnings:
-                    _warn(warning)
+            else:
+                if spool is not None:
+                    spool.put(text, deal, outcome, ledger)
+            for warning in ledger.warnings:
+                _warn(warning)
             ledger.warnings.clear()
         if problems and not skip_invalid:
             raise _InvalidDeals(problems)
 
     try:
-        with _spooled(source) as file:
-            # First pass: check every deal, keeping only the running totals.
-            import contextlib
-
+        with _spooled(source) as file, contextlib.ExitStack() as cleanup:
+            # One pass reads, checks and settles every deal into the ledger; the
+            # settled deals wait in a spool until the whole file is known good.
+            spool = None
+            if not totals_only:
+                spool = Spool()
+                cleanup.callback(spool.close)
             size = os.fstat(file.fileno()).st_size
             shown_bar = size and sys.stderr.isatty()
             bar = click.progressbar(length=size, label="checking", file=sys.stderr) if shown_bar else None
             with bar or contextlib.nullcontext():
                 lines = read_lines(file, name)
                 ledger, deals, money, places = start(_with_progress(lines, file, bar) if bar else lines)
-                for _ in each_deal(ledger, deals, first_pass=True):
-                    pass
+                each_deal(ledger, deals, spool)
             try:
                 _check_pair_players(places, ledger.players())
             except CpscoreError as error:
                 raise _InvalidDeals([str(error)]) from None
-            if totals_only:
+            if spool is None:
                 _print_totals(ledger, fmt, style, money)
                 return
-            file.seek(0)
-            ledger, deals, money, _ = start(read_lines(file, name))
-            results = each_deal(ledger, deals, first_pass=False)
+            results = spool.results(ledger.rules, ledger.stake)
             _print_session(ledger, results, fmt, style, money, totals_only, name, explain)
     except _InvalidDeals as invalid:
         for problem in invalid.problems:
