@@ -208,42 +208,59 @@ def _first_bad_token(chunk: str) -> str:
 
 class Hand(Record):
     """A set hand: a 3-card front, a 5-card middle and a 5-card back.  Cards
-    keep the order they were written in."""
+    keep the order they were written in.  ``codes`` are the 13 card codes,
+    front first: what settlement reads.  A hand read from its codes
+    (:func:`hand_of`) makes its rows of cards only when they are asked for."""
 
-    __slots__ = ("front", "middle", "back", "codes")
-    _derived = ("codes",)
+    __slots__ = ("codes", "_rows")
+    _args = ("front", "middle", "back")
 
-    def __init__(
-        self,
-        front: tuple[Card, ...],
-        middle: tuple[Card, ...],
-        back: tuple[Card, ...],
-        *,
-        codes: tuple[int, ...] | None = None,
-    ) -> None:
-        self.front = front
-        self.middle = middle
-        self.back = back
-        #: The 13 card codes, front first (what settlement reads).
-        self.codes = codes if codes is not None else tuple(card.code for card in front + middle + back)
+    def __init__(self, front: tuple[Card, ...], middle: tuple[Card, ...], back: tuple[Card, ...]) -> None:
+        self._rows: tuple[tuple[Card, ...], tuple[Card, ...], tuple[Card, ...]] | None = (front, middle, back)
+        self.codes: tuple[int, ...] = tuple(card.code for card in front + middle + back)
 
     @property
     def rows(self) -> tuple[tuple[Card, ...], tuple[Card, ...], tuple[Card, ...]]:
         """The rows in the order front, middle, back."""
-        return (self.front, self.middle, self.back)
+        rows = self._rows
+        if rows is None:
+            card, codes = CARDS.__getitem__, self.codes
+            rows = self._rows = (
+                tuple(map(card, codes[:3])),
+                tuple(map(card, codes[3:8])),
+                tuple(map(card, codes[8:])),
+            )
+        return rows
+
+    @property
+    def front(self) -> tuple[Card, ...]:
+        return self.rows[0]
+
+    @property
+    def middle(self) -> tuple[Card, ...]:
+        return self.rows[1]
+
+    @property
+    def back(self) -> tuple[Card, ...]:
+        return self.rows[2]
 
     def cards(self) -> tuple[Card, ...]:
         """All 13 cards, front first."""
-        return self.front + self.middle + self.back
+        if self._rows is None:
+            return tuple(map(CARDS.__getitem__, self.codes))
+        front, middle, back = self._rows
+        return front + middle + back
 
     def __str__(self) -> str:
         return " / ".join(" ".join(map(str, row)) for row in self.rows)
 
 
 def hand_of(codes: tuple[int, ...]) -> Hand:
-    """The set hand of 13 card codes, front first."""
-    card = CARDS.__getitem__
-    return Hand(tuple(map(card, codes[:3])), tuple(map(card, codes[3:8])), tuple(map(card, codes[8:])), codes=codes)
+    """The set hand of 13 card codes, front first (its cards made on first use)."""
+    hand = Hand.__new__(Hand)
+    hand.codes = codes
+    hand._rows = None
+    return hand
 
 
 def parse_hand(text: str, player: str | None = None) -> Hand:

@@ -45,15 +45,15 @@ class Seat(Record):
     surrender without cards), its 13 cards (empty for such a surrender), and
     the player's markers."""
 
-    __slots__ = ("name", "owner", "hand", "cards", "surrendered", "waive", "fantasyland", "codes")
-    _derived = ("codes",)
+    __slots__ = ("name", "owner", "hand", "_cards", "surrendered", "waive", "fantasyland", "codes")
+    _args = ("name", "owner", "hand", "cards", "surrendered", "waive", "fantasyland")
 
     def __init__(
         self,
         name: str,
         owner: str,
         hand: Hand | None,
-        cards: tuple[Card, ...],
+        cards: tuple[Card, ...] | None,
         surrendered: bool,
         waive: bool,
         fantasyland: bool,
@@ -61,12 +61,20 @@ class Seat(Record):
         self.name = name
         self.owner = owner
         self.hand = hand
-        self.cards = cards
+        self._cards = cards  # None: the hand's, made on first use
         self.surrendered = surrendered
         self.waive = waive
         self.fantasyland = fantasyland
         #: The cards' codes, front first for a set hand (what settlement reads).
-        self.codes = hand.codes if hand is not None else tuple(card.code for card in cards)
+        self.codes: tuple[int, ...] = hand.codes if hand is not None else tuple(card.code for card in cards or ())
+
+    @property
+    def cards(self) -> tuple[Card, ...]:
+        cards = self._cards
+        if cards is None:
+            assert self.hand is not None  # only a set hand's cards are left to it
+            cards = self._cards = self.hand.cards()
+        return cards
 
 
 class Deal(Record):
@@ -270,7 +278,7 @@ def _seat(entry: Entry, flags: dict[str, set[str]]) -> Seat:
     if not flags and ";" not in text and len(text) > 20:  # the common case: a hand and nothing else
         found = _parsed(text, entry.where, name)
         if isinstance(found, Hand):
-            return Seat(name, owner(name), found, found.cards(), False, False, False)
+            return Seat(name, owner(name), found, None, False, False, False)
         return Seat(name, owner(name), None, tuple(found), False, False, False)
     prefix = f"{entry.where}: " if entry.where else ""
     text, markers = _markers(text, prefix, name)

@@ -22,7 +22,7 @@ from typing import TYPE_CHECKING, Any
 
 from cpscore.amounts import Amount
 from cpscore.cards import RANK_OF, RED_SUITS, SUIT_OF, Card, Hand
-from cpscore.hands import evaluate5
+from cpscore.hands import evaluate5, wheel_second
 from cpscore.records import Record
 from cpscore.rules import RuleSet
 from cpscore.values import CATEGORY_SHIFT, FLUSH, STRAIGHT, STRAIGHT_FLUSH, encode
@@ -219,7 +219,7 @@ def _row_screen(kinds: tuple[int, ...], suited_front: bool) -> Callable[[Facts],
 
 def _row_claim(kind: str) -> Callable[[Sequence[Card], Facts, Hand | None, RuleSet], Any]:
     def claim(cards: Sequence[Card], facts: Facts, hand: Hand | None, rules: RuleSet) -> Any:
-        return _rows_claim(kind, cards, hand, rules.ace_high_front_straight)
+        return _rows_claim(kind, cards, hand, rules.ace_high_front_straight, rules.wheel == "second")
 
     return claim
 
@@ -328,9 +328,13 @@ def _front_value(cards: Sequence[Card], kind: str, ace_high: bool) -> int | None
     return encode(FLUSH, sorted(ranks, reverse=True)) if flush else None
 
 
-def _five_value(cards: Sequence[Card], kind: str) -> int | None:
-    value = evaluate5([card.code for card in cards])
-    category = value >> CATEGORY_SHIFT
+def _five_value(cards: Sequence[Card], kind: str, second: bool = False) -> int | None:
+    """A five-card row's value as the row of ``kind`` it is, if it is one,
+    with A-2-3-4-5 placed by the wheel setting (``second``: just below
+    T-J-Q-K-A), as in every five-card row (docs/rules.md 2)."""
+    plain = evaluate5([card.code for card in cards])
+    category = plain >> CATEGORY_SHIFT
+    value = wheel_second(plain) if second else plain
     if kind == "straight-flush":
         return value if category == STRAIGHT_FLUSH else None
     if kind == "straight":
@@ -338,14 +342,16 @@ def _five_value(cards: Sequence[Card], kind: str) -> int | None:
     return value if category in (FLUSH, STRAIGHT_FLUSH) else None
 
 
-def _rows_claim(kind: str, cards: Sequence[Card], hand: Hand | None, ace_high: bool) -> _RowsClaim | None:
+def _rows_claim(
+    kind: str, cards: Sequence[Card], hand: Hand | None, ace_high: bool, second: bool = False
+) -> _RowsClaim | None:
     """(key, rows) for three rows of ``kind``: the set rows of a set hand, or the
     strongest arrangement of an unset one."""
     if hand is not None:
-        back = _five_value(hand.back, kind)
+        back = _five_value(hand.back, kind, second)
         if back is None:
             return None
-        middle = _five_value(hand.middle, kind)
+        middle = _five_value(hand.middle, kind, second)
         if middle is None:
             return None
         front = _front_value(hand.front, kind, ace_high)
@@ -354,7 +360,7 @@ def _rows_claim(kind: str, cards: Sequence[Card], hand: Hand | None, ace_high: b
         return (back, middle, front), (hand.back, hand.middle, hand.front)
     if not _possible(kind, cards, ace_high):
         return None
-    return _strongest(kind, cards, ace_high)
+    return _strongest(kind, cards, ace_high, second)
 
 
 _FIVE_WINDOWS = [tuple(range(top - 4, top + 1)) for top in range(6, 15)] + [(14, 2, 3, 4, 5)]
@@ -400,20 +406,22 @@ def _splits(sizes: list[int], rows: list[int]) -> bool:
     return any(_splits(sizes[:i] + [size - row] + sizes[i + 1 :], rest) for i, size in enumerate(sizes) if size >= row)
 
 
-def _strongest(kind: str, cards: Sequence[Card], ace_high: bool) -> _RowsClaim | None:
+def _strongest(kind: str, cards: Sequence[Card], ace_high: bool, second: bool = False) -> _RowsClaim | None:
     """The arrangement into rows of ``kind`` with the strongest back, then middle,
     then front: (key, rows), or None when there is none."""
     import itertools
 
     best: _RowsClaim | None = None
-    backs = [(value, combo) for combo in _candidates(cards, kind) if (value := _five_value(combo, kind)) is not None]
+    backs = [
+        (value, combo) for combo in _candidates(cards, kind) if (value := _five_value(combo, kind, second)) is not None
+    ]
     backs.sort(key=lambda item: item[0], reverse=True)
     for back_value, back in backs:
         if best is not None and back_value < best[0][0]:
             break
         rest = [card for card in cards if card not in back]
         for middle in itertools.combinations(rest, 5):
-            middle_value = _five_value(middle, kind)
+            middle_value = _five_value(middle, kind, second)
             if middle_value is None or (best is not None and (back_value, middle_value) < best[0][:2]):
                 continue
             front = tuple(card for card in rest if card not in middle)

@@ -27,12 +27,14 @@ if _TYPE_CHECKING:
 
 class Record:
     __slots__: tuple[str, ...] = ()
-    #: Slots worked out from the others (card codes from the cards): not
-    #: compared, not shown, and made again by :meth:`_replace`.
-    _derived: tuple[str, ...] = ()
+    #: The fields, when they are not the slots: the constructor's arguments,
+    #: some of them read through properties (a hand keeps card codes and
+    #: makes its rows of cards on first use).  Fields are what is compared,
+    #: shown, and passed again by :meth:`_replace`.
+    _args: tuple[str, ...] = ()
 
     def _fields(self) -> tuple[str, ...]:
-        return tuple(name for name in self.__slots__ if name not in self._derived)
+        return self._args or self.__slots__
 
     def __repr__(self) -> str:
         fields = ", ".join(f"{name}={getattr(self, name)!r}" for name in self._fields())

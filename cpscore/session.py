@@ -274,8 +274,7 @@ def unpack(packed: tuple) -> tuple[Deal, Outcome]:
 
     def seat(name: str, owner: str, codes: tuple[int, ...], is_set: bool, *flags: bool) -> Seat:
         if is_set:
-            hand = hand_of(codes)
-            return Seat(name, owner, hand, hand.cards(), *flags)
+            return Seat(name, owner, hand_of(codes), None, *flags)
         return Seat(name, owner, None, tuple(CARDS[code] for code in codes), *flags)
 
     deal = Deal(tuple(seat(*packed_seat) for packed_seat in seats))
