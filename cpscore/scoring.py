@@ -255,45 +255,85 @@ def royalty(rules: RuleSet, row_name: str, value: int) -> Amount:
     if rules.royalties.mode == "none" or (row_name == "middle" and rules.low_middle):
         return 0
     kind = category(value)
+    if row_name != "front":
+        return rules.royalties.table.lookup(row_name, kind)
     # A front's table key is its group: QQ for a pair of queens, 777 for trips.
     ranks = rank_letters(value).replace("-", "")[: 3 if kind == "trips" else 2]
     return rules.royalties.table.lookup(row_name, kind, ranks)
 
 
-_ROYALTY_MEMOS: dict[tuple[object, bool], tuple[dict[int, Amount], dict[int, Amount], dict[int, Amount]]] = {}
-_LAST: list[object] = [None, None]  # the last rule set asked for, and its memos
+class _Model:
+    """What settling reads of a rule set, worked out once per rule set: the
+    variants, and for each of the 27 ways three rows can go, the row units,
+    the method's bonus, who scooped and the scoop's multiplier (from
+    :func:`method_bonus` and :func:`_scoops`); and royalties remembered by row
+    value (the same few values come up again and again in a session)."""
+
+    __slots__ = ("by_rows", "mode", "second", "low_middle", "royalty_memos", "plain_royalties")
+
+    def __init__(self, rules: RuleSet) -> None:
+        import itertools
+
+        self.by_rows: dict[tuple[int, int, int], tuple[int, Amount, int, int]] = {}
+        for front, middle, back in itertools.product((1, 0, -1), repeat=3):
+            rows = (front, middle, back)
+            scoop = _scoops(rows)
+            multiplier = 2 if scoop and rules.scoop_doubles else 1  # docs/rules.md 8
+            self.by_rows[rows] = (sum(rows), method_bonus(rules.method, rows), scoop, multiplier)
+        royalties = rules.royalties
+        self.mode = royalties.mode
+        self.second = rules.wheel == "second"
+        self.low_middle = rules.low_middle
+        self.royalty_memos: tuple[dict[int, Amount], dict[int, Amount], dict[int, Amount]] = ({}, {}, {})
+        # Royalties are looked up and nothing else: no spade bonus, no limit per hand.
+        self.plain_royalties = not royalties.spade_bonus and not royalties.max_per_hand
 
 
-def _royalty_memos(rules: RuleSet) -> tuple[dict[int, Amount], dict[int, Amount], dict[int, Amount]]:
-    """For each row, :func:`royalty` by the row's value, remembered for the
-    table's value and the middle's variant (the same few values come up again
-    and again in a session).  Keyed by value, never by ``id()``: a new rule set
-    can never be handed an old one's royalties.  The last rule set is also
-    held (a reference, so no other object can take its place) and checked by
-    identity first."""
+_MODELS: dict[tuple[object, ...], _Model] = {}
+_LAST: list[object] = [None, None]  # the last rule set asked for, and its model
+
+
+def _model(rules: RuleSet) -> _Model:
+    """The rule set's :class:`_Model`, made once and kept by the rule set's
+    value, never by ``id()``: a new rule set can never be handed an old one's
+    royalties.  The last rule set is also held (a reference, so no other
+    object can take its place) and checked by identity first."""
     if _LAST[0] is rules:
         return _LAST[1]  # type: ignore[return-value]
-    key = (rules.royalties.table.key, rules.low_middle)
-    memos = _ROYALTY_MEMOS.get(key)
-    if memos is None:
-        if len(_ROYALTY_MEMOS) > 100:
-            _ROYALTY_MEMOS.clear()
-        memos = _ROYALTY_MEMOS[key] = ({}, {}, {})
-    _LAST[:] = [rules, memos]
-    return memos
+    royalties = rules.royalties
+    key = (
+        rules.method,
+        rules.scoop_doubles,
+        rules.wheel,
+        rules.low_middle,
+        royalties.mode,
+        royalties.table.key,
+        royalties.spade_bonus,
+        royalties.max_per_hand,
+    )
+    model = _MODELS.get(key)
+    if model is None:
+        if len(_MODELS) > 100:
+            _MODELS.clear()
+        model = _MODELS[key] = _Model(rules)
+    _LAST[:] = [rules, model]
+    return model
 
 
 def _royalties(
     rules: RuleSet, rows: tuple[Sequence[int], Sequence[int], Sequence[int]], plains: tuple[int, int, int]
 ) -> tuple[Amount, Amount, Amount]:
-    if rules.royalties.mode == "none":
+    model = _model(rules)
+    if model.mode == "none":
         return (0, 0, 0)
     amounts = []
-    for name, memo, plain in zip(ROW_NAMES, _royalty_memos(rules), plains):
+    for name, memo, plain in zip(ROW_NAMES, model.royalty_memos, plains):
         found = memo.get(plain)
         if found is None:
             found = memo[plain] = royalty(rules, name, plain)
         amounts.append(found)
+    if model.plain_royalties:
+        return (amounts[0], amounts[1], amounts[2])
     if rules.royalties.spade_bonus:  # doubled before max_per_hand picks the largest
         amounts = [a * 2 if _TWO_OF_SPADES in codes else a for a, codes in zip(amounts, rows)]
     keep = rules.royalties.max_per_hand
@@ -307,15 +347,23 @@ def _royalties(
 def evaluate_core(front: Sequence[int], middle: Sequence[int], back: Sequence[int], rules: RuleSet) -> Core:
     """Rows given as card codes, valued under the rules' variants, with the foul
     and the royalties (0 when fouled)."""
-    plains = (evaluate3(front), evaluate5(middle), evaluate5(back))
-    front_value, middle_value, back_value = plains
-    if rules.wheel == "second":
+    model = _model(rules)
+    plains = front_value, middle_value, back_value = (evaluate3(front), evaluate5(middle), evaluate5(back))
+    if model.second:
         middle_value, back_value = wheel_second(middle_value), wheel_second(back_value)
-    foul = find_foul(front_value, middle_value, back_value, rules.low_middle)
-    if rules.low_middle:  # lower wins: negate, so that greater is still better
-        middle_value = -deuce_to_seven(plains[1])
-    royalties = (0, 0, 0) if foul else _royalties(rules, (front, middle, back), plains)
-    return Core((front_value, middle_value, back_value), plains, foul, royalties)
+    if model.low_middle:
+        foul = find_foul(front_value, middle_value, back_value, True)
+        middle_value = -deuce_to_seven(plains[1])  # lower wins: negate, so that greater is still better
+    elif middle_value > back_value or front_value > middle_value:
+        foul = find_foul(front_value, middle_value, back_value)
+    else:
+        foul = None
+    if foul is not None or model.mode == "none":
+        return Core((front_value, middle_value, back_value), plains, foul, _NO_ROYALTIES)
+    return Core((front_value, middle_value, back_value), plains, None, _royalties(rules, (front, middle, back), plains))
+
+
+_NO_ROYALTIES: tuple[Amount, Amount, Amount] = (0, 0, 0)
 
 
 def row_codes(hand: Hand) -> tuple[list[int], list[int], list[int]]:
@@ -445,13 +493,13 @@ def rows_result(
     rules: RuleSet, a: Core, b: Core, rows: tuple[int, int, int], home_run_a: bool, home_run_b: bool
 ) -> tuple[int, Amount, Amount, int]:
     """(row_units, bonus, royalties, multiplier) of a pair whose rows are played."""
-    multiplier = 1
-    scoop = _scoops(rows)
-    if scoop and rules.scoop_doubles:  # docs/rules.md 8
+    model = _model(rules)
+    row_units, bonus, scoop, multiplier = model.by_rows[rows]
+    if scoop and (home_run_a if scoop > 0 else home_run_b):  # docs/rules.md 8
         multiplier *= 2
-    if scoop and (home_run_a if scoop > 0 else home_run_b):
-        multiplier *= 2
-    return sum(rows), method_bonus(rules.method, rows), royalty_units(rules, a, b, rows), multiplier
+    if model.mode == "none":
+        return row_units, bonus, 0, multiplier
+    return row_units, bonus, royalty_units(rules, a, b, rows), multiplier
 
 
 def _scoops(rows: tuple[int, int, int]) -> int:
@@ -546,49 +594,27 @@ def kernel(
     pairs = []
     for i, j in pairs_of:
         natural_a, natural_b = naturals[i], naturals[j]
-        natural: Amount = 0
-        surrender: Amount = 0
-        row_units: Amount = 0
-        bonus: Amount = 0
-        royalties: Amount = 0
-        multiplier = 1
-        rows = _NO_ROWS
         if natural_a or natural_b:  # docs/rules.md 7: the natural collects its own value; no multipliers
-            decided_by = "natural"
             if natural_a and natural_b:
                 outcome = compare(natural_a, natural_b)
                 natural = natural_a.units if outcome > 0 else -natural_b.units if outcome < 0 else 0
             else:
                 natural = natural_a.units if natural_a else -natural_b.units  # type: ignore[union-attr]
+            amount = natural
+            result: tuple = ("natural", _NO_ROWS, 0, 0, 0, 1, natural, 0, amount)
         elif seats[i].surrendered or seats[j].surrendered:  # docs/rules.md 4, step 2
-            decided_by = "surrender"
-            surrender = _surrender_units(seats[i], seats[j], cores[i], cores[j], rules)
+            amount = _surrender_units(seats[i], seats[j], cores[i], cores[j], rules)
+            result = ("surrender", _NO_ROWS, 0, 0, 0, 1, 0, amount, amount)
         else:
-            decided_by = "rows"
             rows = played[i, j]
             core_a, core_b = cores[i], cores[j]
             assert core_a is not None and core_b is not None  # both play their rows
             row_units, bonus, royalties, multiplier = rows_result(rules, core_a, core_b, rows, home_run[i], home_run[j])
-        amount = (row_units + bonus + royalties) * multiplier + natural + surrender
+            amount = (row_units + bonus + royalties) * multiplier
+            result = ("rows", rows, row_units, bonus, royalties, multiplier, 0, 0, amount)
         pair_stake = pair_stakes.get(frozenset((owners[i], owners[j])), stake) if pair_stakes else stake
         paid = amount * pair_stake
-        pairs.append(
-            (
-                i,
-                j,
-                decided_by,
-                rows,
-                row_units,
-                bonus,
-                royalties,
-                multiplier,
-                natural,
-                surrender,
-                amount,
-                pair_stake,
-                paid,
-            )
-        )
+        pairs.append((i, j, *result, pair_stake, paid))
         units[i] += amount
         units[j] -= amount
         money[i] += paid
