@@ -1,4 +1,4 @@
-"""``cpscore arrange``: the best settings of 13 cards."""
+"""``cpscore arrange``: the best settings of 13 cards (of 14 to 17 in Fantasyland)."""
 
 from __future__ import annotations
 
@@ -38,10 +38,14 @@ def arrange(cards, rules, spade_bonus, top, rounds, fmt) -> None:
     """Set 13 cards: the best legal settings under the rules, best first.
 
     CARDS are the 13 cards (quoted or as separate words), or a file with
-    one hand of 13 cards per line, or '-' for such lines on stdin.  Each
-    setting shows its expected units against one opponent who holds 13
-    of the other cards and sets them the plain way (strongest back, then
-    strongest middle), and the figures it is built from:
+    one hand a line, or '-' for such lines on stdin.  Each setting shows
+    its expected units against one opponent who holds 13 of the other
+    cards and sets them the plain way (strongest back, then strongest
+    middle), and the figures it is built from.  When the cards make a
+    natural worth more than the best setting, the first line says to
+    declare it.  Under rules with Fantasyland (ofc, pineapple), 14 to 17
+    cards are a Fantasyland hand: each setting keeps 13 and shows its
+    discards, and staying in Fantasyland counts 6 units:
 
         cpscore arrange Ah Ad Ac 7s 7d Ks Kd 4c 9h 9c 5d 5s 2c
     """
@@ -50,6 +54,7 @@ def arrange(cards, rules, spade_bonus, top, rounds, fmt) -> None:
     from cpscore.errors import CpscoreError
 
     rules = _apply_flags(rules, spade_bonus)
+    fantasyland = rules.fantasyland != "none"
     if not cards:
         raise InputError("no cards: give 13 cards, a file with one hand a line, or - for stdin")
     text = " ".join(cards)
@@ -84,10 +89,17 @@ def arrange(cards, rules, spade_bonus, top, rounds, fmt) -> None:
                     f"{where}{', '.join(twice)} {'is' if len(twice) == 1 else 'are'} given twice: "
                     "the arranger takes 13 different cards"
                 )
-            if len(parsed) != 13:
+            count = len(parsed)
+            if count != 13 and not (fantasyland and 14 <= count <= 17):
+                takes = ", or 14 to 17 in Fantasyland," if fantasyland else ","
+                later = (
+                    "; 14 to 17 only under rules with Fantasyland (such as --rules pineapple)"
+                    if 14 <= count <= 17 and not fantasyland
+                    else ""
+                )
                 raise InputError(
-                    f"{where}{len(parsed)} card{'s' * (len(parsed) != 1)}: the arranger takes 13 different cards, "
-                    "with no rows"
+                    f"{where}{count} card{'s' * (count != 1)}: the arranger takes 13 different cards{takes} "
+                    f"with no rows{later}"
                 )
             results.append(arrangement(parsed, rules, top, rounds or 0))
     except CpscoreError as error:
