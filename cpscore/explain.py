@@ -23,10 +23,10 @@ from typing import TYPE_CHECKING
 
 from cpscore.amounts import Amount, signed
 from cpscore.amounts import text as number
-from cpscore.hands import Foul, describe, digits, rank_letters
+from cpscore.hands import Foul, describe, digits, plain_of, rank_letters
 from cpscore.naturals import Natural, compare
 from cpscore.scoring import PairResult, PlayerResult, Row, Settlement, row_extras
-from cpscore.values import CATEGORIES, CATEGORY_SHIFT
+from cpscore.values import CATEGORIES, CATEGORY_SHIFT, STRAIGHT_FLUSH
 
 if TYPE_CHECKING:
     from cpscore.rules import RuleSet
@@ -35,6 +35,7 @@ _PLURAL = dict(
     zip(range(2, 15), "twos threes fours fives sixes sevens eights nines tens jacks queens kings aces".split())
 )
 _LETTER = dict(zip(range(2, 15), "23456789TJQKA"))
+_ONE = dict(zip(range(2, 15), "two three four five six seven eight nine ten jack queen king ace".split()))
 _ARTICLE = {"high-card": "high card", "pair": "a pair", "two-pair": "two pair", "trips": "trips", "quads": "quads"}
 
 
@@ -79,6 +80,24 @@ def _natural_words(natural: Natural) -> str:
     return f"{natural.id.replace('-', ' ')} ({number(natural.units)})"
 
 
+def _natural_row(row: str, value: int) -> str:
+    """A row of a row-based natural in words: 'five-high straight (5-4-3-2-A)';
+    a front as the three-card straight or flush it is: 'three-high straight
+    (3-2-A)', 'king-high flush (K-9-4)'."""
+    if row != "front":
+        plain = plain_of(value)
+        return f"{describe(plain)} ({rank_letters(plain)})"
+    ranks = digits(value)
+    if len(ranks) == 1:  # a straight (or straight flush), by its top card; A-2-3 tops at 3
+        top = ranks[0]
+        ranks = [top, top - 1, top - 2] if top > 3 else [3, 2, 14]
+        kind = "straight flush" if value >> CATEGORY_SHIFT == STRAIGHT_FLUSH else "straight"
+    else:
+        kind = "flush"
+    letters = "-".join(_LETTER[rank] for rank in ranks)
+    return f"{_ONE[ranks[0]]}-high three-card {kind} ({letters})"
+
+
 def _natural_tie_break(a: str, natural_a: Natural, b: str, natural_b: Natural) -> str:
     """The tie-break between two equal naturals, in words."""
     if natural_a.key is None:
@@ -95,7 +114,7 @@ def _natural_tie_break(a: str, natural_a: Natural, b: str, natural_b: Natural) -
     else:
         rows = ("back", "middle", "front")
         detail = "; ".join(
-            f"{row} {a} {describe(x)} ({rank_letters(x)}) vs {b} {describe(y)} ({rank_letters(y)})"
+            f"{row} {a} {_natural_row(row, x)} vs {b} {_natural_row(row, y)}"
             for row, x, y in zip(rows, natural_a.key, natural_b.key)
         )
     verdict = "a tie" if outcome == 0 else f"{a if outcome > 0 else b} is higher"

@@ -206,6 +206,16 @@ def wheel_second(value: int) -> int:
     return value
 
 
+def plain_of(value: int) -> int:
+    """The poker value of a five-card value that :func:`wheel_second` may have
+    moved (what its name and letters are read from)."""
+    if value == encode(STRAIGHT, [13]) + 1:
+        return WHEEL
+    if value == encode(STRAIGHT_FLUSH, [13]) + 1:
+        return STEEL_WHEEL
+    return value
+
+
 def deuce_to_seven(value: int) -> int:
     """A five-card value for deuce-to-seven low, where lower wins: aces are high
     and A-2-3-4-5 is no straight (straights and flushes still count against)."""

@@ -151,3 +151,21 @@ def test_session_explain(tmp_path):
     assert result.exit_code == 0
     assert result.stdout.count("      Amy against Bob (2-4):\n") == 2
     assert "        units   +1 rows +1 bonus = +2: Bob pays Amy 2\n" in result.stdout
+
+
+def test_a_tie_between_three_straights_names_each_row_as_it_ranks(tmp_path):
+    """With wheel = "second" the wheel back outranks a six-high back, and the
+    explanation names it as the wheel; fronts are three-card straights."""
+    rules = tmp_path / "w.toml"
+    rules.write_text('preset = "2-4"\nwheel = "second"\n')
+    deal = tmp_path / "d.txt"
+    deal.write_text(
+        "Amy: Qh Kd Ac / 9c Td Jh Qs Kc / Ad 2h 3s 4c 5d\nBob: 2c 3h 4h / 8d 9h Ts Jc Qd / 2d 3c 4d 5h 6s\n"
+    )
+    result = CliRunner().invoke(main, ["score", "--rules", str(rules), "--explain", str(deal)])
+    assert result.exit_code == 0, result.output
+    assert (
+        "both three straights: back Amy five-high straight (5-4-3-2-A) vs Bob six-high straight (6-5-4-3-2); "
+        "middle Amy king-high straight (K-Q-J-T-9) vs Bob queen-high straight (Q-J-T-9-8); "
+        "front Amy ace-high three-card straight (A-K-Q) vs Bob four-high three-card straight (4-3-2): Amy is higher"
+    ) in result.output
