@@ -53,7 +53,7 @@ from cpscore.cards import ROW_NAMES, Card, Hand
 from cpscore.errors import CardError, RulesError
 from cpscore.records import Record
 from cpscore.rules import RuleSet
-from cpscore.scoring import compare_rows, evaluate_core, row_codes, rows_result, royalty
+from cpscore.scoring import kernel, royalty
 
 if TYPE_CHECKING:
     from collections.abc import Callable, Iterator
@@ -700,21 +700,25 @@ def simulate(
 ) -> list[Setting]:
     """The settings with ``simulated`` set: each one's average units over
     ``rounds`` drawn baseline opponents (the same opponents for every setting),
-    settled by the scoring steps themselves.  The opponents hold none of
-    ``cards`` (all of them, discards included)."""
+    settled by the kernel itself (:func:`cpscore.scoring.kernel`): the
+    setting plays its rows (it waives any natural it makes, as it must to be
+    played as set), the opponent claims a natural when it makes one.  The
+    opponents hold none of ``cards`` (all of them, discards included)."""
     import random
+
+    from cpscore.cards import hand_of
+    from cpscore.deal import Seat
 
     rng = random.Random(seed)
     mine = {card.code for card in cards}
     others = [code for code in range(52) if code not in mine]
-    cores = [evaluate_core(*row_codes(setting.hand), rules) for setting in settings]
+    seats = [Seat("you", "you", setting.hand, None, False, True, False) for setting in settings]
     totals = [0.0] * len(settings)
     for _ in range(rounds):
-        opponent = evaluate_core(*baseline(rng.sample(others, 13)), rules)
-        for index, core in enumerate(cores):
-            rows = compare_rows(core, opponent)
-            row_units, bonus, royalties, multiplier = rows_result(rules, core, opponent, rows, False, False)
-            totals[index] += float((row_units + bonus + royalties) * multiplier)
+        front, middle, back = baseline(rng.sample(others, 13))
+        opponent = Seat("them", "them", hand_of((*front, *middle, *back)), None, False, False, False)
+        for index, seat in enumerate(seats):
+            totals[index] += float(kernel((seat, opponent), rules).units[0])
     return [setting._replace(simulated=total / rounds) for setting, total in zip(settings, totals)]
 
 
