@@ -350,42 +350,55 @@ class Ledger:
         self.owners = Names()  # every player of a settled deal, to refuse one written two ways
         self.warnings: list[str] = []  # what deals asked for to no effect; the caller takes them
         self.points: dict[str, int] | None = None  # the last deal's race points, with a race
+        self._known: set[str] = set()  # players (not OWNER[LABEL] hands) already in self.owners
 
     def _check_names(self, text: DealText) -> None:
         """The deal's players must not be other spellings of earlier players
         (checked on owners: ``amy`` against ``Amy[1]`` too)."""
         if text.error is not None:
             raise DealError(text.error)
+        known = self._known
         for entry in text.entries:
+            if entry.name in known:  # a player of an earlier deal, written the same way
+                continue
             other = self.owners.alike(owner(entry.name, entry.where))
             if other is not None:
                 raise DealError(look_alike(owner(entry.name), entry.where, *other))
 
     def _remember(self, text: DealText) -> None:
         """A deal settled: its players are the session's (a skipped deal's are not)."""
+        known = self._known
         for entry in text.entries:
-            self.owners.check(owner(entry.name), entry.where)
+            if entry.name not in known:
+                self.owners.check(owner(entry.name), entry.where)
+                if owner(entry.name) == entry.name and len(known) < 10_000:
+                    known.add(entry.name)
 
     def players(self) -> list[str]:
         """Every player met so far, in order of first appearance."""
         return list(self.units)
 
-    def build(self, text: DealText, source: str) -> Deal:
-        """Parse a deal and mark who plays it in Fantasyland; errors name the
-        line, or the deal when they are about the whole deal."""
+    def build(self, text: DealText, source: str, playing: list[str] | None = None) -> Deal:
+        """Parse a deal and mark who plays it in Fantasyland (``playing``, when
+        the caller has them); errors name the line, or the deal when they are
+        about the whole deal."""
         refuse_fantasyland_markers(text.entries)
         where = f"{source}, deal {text.number} (line {text.line})"
-        return build_deal(text.entries, self.rules, fantasyland=self._in_fantasyland(text), where=where)
+        if playing is None:
+            playing = self._in_fantasyland(text)
+        return build_deal(text.entries, self.rules, fantasyland=playing, where=where)
 
     def _in_fantasyland(self, text: DealText) -> list[str]:
+        if not self.fantasyland:
+            return []
         return [entry.name for entry in text.entries if entry.name in self.fantasyland]
 
     def take(self, text: DealText, source: str) -> tuple[Deal, Outcome]:
         """Settle the next deal (:func:`cpscore.scoring.kernel`) and update the
         running state; a session's totals need nothing more."""
         self._check_names(text)
-        deal = self.build(text, source)
         playing = self._in_fantasyland(text)
+        deal = self.build(text, source, playing)
         try:
             outcome = kernel(deal.seats, self.rules, self.stake, self.pair_stakes, self._repeats(playing))
         except CpscoreError as error:
@@ -402,7 +415,9 @@ class Ledger:
             [
                 (seat.name, seat.owner, None if core is None or core.foul else core.values)
                 for seat, core in zip(seats, outcome.cores)
-            ],
+            ]
+            if self.race
+            else [],
             text.number,
         )
         self._remember(text)
