@@ -325,10 +325,19 @@ def _plain_hand(text: str) -> Hand | None:
     rows 3 / 5 / 5 or 5 / 5 / 3, no card twice), read with dictionary lookups
     alone; None for anything else, which :func:`parse_hand_or_cards` reads
     (and words the error for)."""
-    parts = text.split("/")
-    if len(parts) != 3 or len(text) > MAX_HAND_TEXT:
+    if len(text) > MAX_HAND_TEXT:
         return None
     code = CODES.__getitem__
+    tokens = text.split()
+    if len(tokens) == 15 and tokens[3] == tokens[9] == "/":  # front / middle / back, spaced
+        try:
+            codes = tuple(map(code, tokens[:3] + tokens[4:9] + tokens[10:]))
+        except KeyError:
+            return None
+        return hand_of(codes) if len(set(codes)) == 13 else None
+    parts = text.split("/")
+    if len(parts) != 3:
+        return None
     try:
         rows = [list(map(code, part.split())) for part in parts]
     except KeyError:

@@ -320,6 +320,35 @@ def _name_a_card_dealt_twice(seats: list[Seat], entries: list[Entry]) -> None:
                 holders[card] = (entry.name, row_name)
 
 
+def _no_fantasyland(entry: Entry, rules: RuleSet) -> None:
+    prefix = f"{entry.where}: " if entry.where else ""
+    raise DealError(
+        f"{prefix}{entry.name}: the fantasyland marker has no effect: the {rules.id} rules have no Fantasyland"
+    )
+
+
+def _seats_one_by_one(entries: list[Entry], flags: dict[str, set[str]], rules: RuleSet | None) -> list[Seat]:
+    """The seats, checking each name against those before it (a name given
+    twice, or written two ways, is an error naming both places)."""
+    seats: list[Seat] = []
+    first_seen: dict[str, str] = {}
+    players, owners = Names(), Names()
+    for entry in entries:
+        if entry.name in first_seen:
+            prefix = f"{entry.where}: " if entry.where else ""
+            earlier = f" (first at {first_seen[entry.name]})" if first_seen[entry.name] else ""
+            raise DealError(f"{prefix}player {shown(entry.name)} is named twice{earlier}")
+        first_seen[entry.name] = entry.where
+        players.check(entry.name, entry.where)
+        seat = _seat(entry, flags)
+        if seat.owner is not entry.name:  # else the check above was this one
+            owners.check(seat.owner, entry.where)
+        if seat.fantasyland and rules and rules.fantasyland == "none":
+            _no_fantasyland(entry, rules)
+        seats.append(seat)
+    return seats
+
+
 def build_deal(
     entries: Iterable[Entry],
     rules: RuleSet | None = None,
@@ -346,25 +375,17 @@ def build_deal(
     if flags.get("fantasyland") and rules and rules.fantasyland == "none":
         raise DealError(f"--fantasyland has no effect: the {rules.id} rules have no Fantasyland")
     max_players = rules.max_players if rules else 4
-    seats: list[Seat] = []
-    first_seen: dict[str, str] = {}
-    players, owners = Names(), Names()
-    for entry in entries:
-        if entry.name in first_seen:
-            prefix = f"{entry.where}: " if entry.where else ""
-            earlier = f" (first at {first_seen[entry.name]})" if first_seen[entry.name] else ""
-            raise DealError(f"{prefix}player {shown(entry.name)} is named twice{earlier}")
-        first_seen[entry.name] = entry.where
-        players.check(entry.name, entry.where)
-        seat = _seat(entry, flags)
-        if seat.owner is not entry.name:  # else the check above was this one
-            owners.check(seat.owner, entry.where)
-        if seat.fantasyland and rules and rules.fantasyland == "none":
-            prefix = f"{entry.where}: " if entry.where else ""
-            raise DealError(
-                f"{prefix}{entry.name}: the fantasyland marker has no effect: the {rules.id} rules have no Fantasyland"
-            )
-        seats.append(seat)
+    keys = {name_key(name) for name in names}
+    if len(keys) == len(names) and all(owner(name) is name for name in names):
+        # Every name distinct in every spelling, no OWNER[LABEL]: nothing to compare one by one.
+        seats = []
+        for entry in entries:
+            seat = _seat(entry, flags)
+            if seat.fantasyland and rules and rules.fantasyland == "none":
+                _no_fantasyland(entry, rules)
+            seats.append(seat)
+    else:
+        seats = _seats_one_by_one(entries, flags, rules)
     codes: list[int] = []
     for seat in seats:
         codes += seat.codes

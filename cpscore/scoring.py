@@ -489,19 +489,6 @@ def row_extras(rules: RuleSet, a: Core, b: Core, rows: tuple[int, int, int]) -> 
     return (front, middle, back)
 
 
-def rows_result(
-    rules: RuleSet, a: Core, b: Core, rows: tuple[int, int, int], home_run_a: bool, home_run_b: bool
-) -> tuple[int, Amount, Amount, int]:
-    """(row_units, bonus, royalties, multiplier) of a pair whose rows are played."""
-    model = _model(rules)
-    row_units, bonus, scoop, multiplier = model.by_rows[rows]
-    if scoop and (home_run_a if scoop > 0 else home_run_b):  # docs/rules.md 8
-        multiplier *= 2
-    if model.mode == "none":
-        return row_units, bonus, 0, multiplier
-    return row_units, bonus, royalty_units(rules, a, b, rows), multiplier
-
-
 def _scoops(rows: tuple[int, int, int]) -> int:
     """1 if a scooped b, -1 if b scooped a, else 0."""
     return 1 if rows == (1, 1, 1) else -1 if rows == (-1, -1, -1) else 0
@@ -592,6 +579,8 @@ def kernel(
     units: list[Amount] = [0] * count
     money: list[Amount] = [0] * count
     pairs = []
+    model = _model(rules)
+    by_rows, with_royalties = model.by_rows, model.mode != "none"
     for i, j in pairs_of:
         natural_a, natural_b = naturals[i], naturals[j]
         if natural_a or natural_b:  # docs/rules.md 7: the natural collects its own value; no multipliers
@@ -609,7 +598,10 @@ def kernel(
             rows = played[i, j]
             core_a, core_b = cores[i], cores[j]
             assert core_a is not None and core_b is not None  # both play their rows
-            row_units, bonus, royalties, multiplier = rows_result(rules, core_a, core_b, rows, home_run[i], home_run[j])
+            row_units, bonus, scoop, multiplier = by_rows[rows]
+            if scoop and (home_run[i] if scoop > 0 else home_run[j]):  # docs/rules.md 8
+                multiplier *= 2
+            royalties = royalty_units(rules, core_a, core_b, rows) if with_royalties else 0
             amount = (row_units + bonus + royalties) * multiplier
             result = ("rows", rows, row_units, bonus, royalties, multiplier, 0, 0, amount)
         pair_stake = pair_stakes.get(frozenset((owners[i], owners[j])), stake) if pair_stakes else stake
