@@ -524,6 +524,7 @@ class Outcome(Record):
 
 
 _NO_ROWS = (0, 0, 0)
+_ALL_PAIRS: dict[int, list[tuple[int, int]]] = {}  # seat index pairs (i < j) by number of seats
 
 
 def kernel(
@@ -568,7 +569,12 @@ def kernel(
             raise _not_a_natural(rules, f"{seat.name}: ")
         cores[index] = core
     owners = [seat.owner for seat in seats]
-    pairs_of = [(i, j) for i in range(count) for j in range(i + 1, count) if owners[i] != owners[j]]
+    if len(set(owners)) == count:  # a player a hand: every pair plays
+        pairs_of = _ALL_PAIRS.get(count) or _ALL_PAIRS.setdefault(
+            count, [(i, j) for i in range(count) for j in range(i + 1, count)]
+        )
+    else:  # criss-cross: hands of one player never play each other
+        pairs_of = [(i, j) for i in range(count) for j in range(i + 1, count) if owners[i] != owners[j]]
     # Pairs whose rows are played, and who scooped whom (for the multipliers).
     played: dict[tuple[int, int], tuple[int, int, int]] = {}
     for i, j in pairs_of:
@@ -578,35 +584,36 @@ def kernel(
     home_run = [scoops_everyone(i, owners, played) for i in range(count)] if rules.home_run else [False] * count
     units: list[Amount] = [0] * count
     money: list[Amount] = [0] * count
-    pairs = []
+    pairs: list[tuple] = []
     model = _model(rules)
     by_rows, with_royalties = model.by_rows, model.mode != "none"
     for i, j in pairs_of:
-        natural_a, natural_b = naturals[i], naturals[j]
-        if natural_a or natural_b:  # docs/rules.md 7: the natural collects its own value; no multipliers
-            if natural_a and natural_b:
-                outcome = compare(natural_a, natural_b)
-                natural = natural_a.units if outcome > 0 else -natural_b.units if outcome < 0 else 0
-            else:
-                natural = natural_a.units if natural_a else -natural_b.units  # type: ignore[union-attr]
-            amount = natural
-            result: tuple = ("natural", _NO_ROWS, 0, 0, 0, 1, natural, 0, amount)
-        elif seats[i].surrendered or seats[j].surrendered:  # docs/rules.md 4, step 2
-            amount = _surrender_units(seats[i], seats[j], cores[i], cores[j], rules)
-            result = ("surrender", _NO_ROWS, 0, 0, 0, 1, 0, amount, amount)
-        else:
-            rows = played[i, j]
+        rows = played.get((i, j))
+        pair_stake = pair_stakes.get(frozenset((owners[i], owners[j])), stake) if pair_stakes else stake
+        if rows is not None:  # both hands play their rows
             core_a, core_b = cores[i], cores[j]
-            assert core_a is not None and core_b is not None  # both play their rows
+            assert core_a is not None and core_b is not None  # played: both have rows
             row_units, bonus, scoop, multiplier = by_rows[rows]
             if scoop and (home_run[i] if scoop > 0 else home_run[j]):  # docs/rules.md 8
                 multiplier *= 2
             royalties = royalty_units(rules, core_a, core_b, rows) if with_royalties else 0
             amount = (row_units + bonus + royalties) * multiplier
-            result = ("rows", rows, row_units, bonus, royalties, multiplier, 0, 0, amount)
-        pair_stake = pair_stakes.get(frozenset((owners[i], owners[j])), stake) if pair_stakes else stake
-        paid = amount * pair_stake
-        pairs.append((i, j, *result, pair_stake, paid))
+            paid = amount * pair_stake
+            pairs.append((i, j, "rows", rows, row_units, bonus, royalties, multiplier, 0, 0, amount, pair_stake, paid))
+        else:
+            natural_a, natural_b = naturals[i], naturals[j]
+            if natural_a or natural_b:  # docs/rules.md 7: the natural collects its own value; no multipliers
+                if natural_a and natural_b:
+                    outcome = compare(natural_a, natural_b)
+                    amount = natural_a.units if outcome > 0 else -natural_b.units if outcome < 0 else 0
+                else:
+                    amount = natural_a.units if natural_a else -natural_b.units  # type: ignore[union-attr]
+                paid = amount * pair_stake
+                pairs.append((i, j, "natural", _NO_ROWS, 0, 0, 0, 1, amount, 0, amount, pair_stake, paid))
+            else:  # docs/rules.md 4, step 2: a surrender
+                amount = _surrender_units(seats[i], seats[j], cores[i], cores[j], rules)
+                paid = amount * pair_stake
+                pairs.append((i, j, "surrender", _NO_ROWS, 0, 0, 0, 1, 0, amount, amount, pair_stake, paid))
         units[i] += amount
         units[j] -= amount
         money[i] += paid
