@@ -86,14 +86,31 @@ class Core(Record):
 
 
 class Assessment(Record):
-    """A set hand judged on its own: row values, foul, royalties it holds."""
+    """A set hand judged on its own: row values, foul, royalties it holds.
+    Its rows (with their cards) are made from the core when first asked for:
+    a session's table reads only the foul."""
 
-    __slots__ = ("hand", "rows", "core")
+    __slots__ = ("hand", "core", "_rows")
+    _args = ("hand", "core")
 
-    def __init__(self, hand: Hand, rows: tuple[Row, Row, Row], core: Core) -> None:
+    def __init__(self, hand: Hand, core: Core) -> None:
         self.hand = hand
-        self.rows = rows
         self.core = core
+        self._rows: tuple[Row, Row, Row] | None = None
+
+    @property
+    def rows(self) -> tuple[Row, Row, Row]:
+        rows = self._rows
+        if rows is None:
+            core = self.core
+            front, middle, back = (
+                Row(name, cards, value, plain, amount)
+                for name, cards, value, plain, amount in zip(
+                    ROW_NAMES, self.hand.rows, core.values, core.plains, core.royalties
+                )
+            )
+            rows = self._rows = (front, middle, back)
+        return rows
 
     @property
     def foul(self) -> Foul | None:
@@ -685,11 +702,7 @@ def waive_warnings(seats: Sequence[Seat], rules: RuleSet) -> tuple[str, ...]:
 
 def _assessment(hand: Hand | None, core: Core) -> Assessment:
     assert hand is not None  # a hand that plays rows is set
-    front, middle, back = (
-        Row(name, cards, value, plain, amount)
-        for name, cards, value, plain, amount in zip(ROW_NAMES, hand.rows, core.values, core.plains, core.royalties)
-    )
-    return Assessment(hand, (front, middle, back), core)
+    return Assessment(hand, core)
 
 
 def scoops_everyone(index: int, owners: list[str], played: Mapping[tuple[int, int], tuple[int, int, int]]) -> bool:
