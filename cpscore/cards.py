@@ -142,7 +142,7 @@ _SUIT_SPELLINGS = {
 _TOKENS: dict[str, Card] = {
     r + s: card for card in CARDS for r in _RANK_SPELLINGS[card.rank] for s in _SUIT_SPELLINGS[card.suit]
 }
-#: Card codes by token, for the quick reader of plain session lines.
+#: Card codes by token (every spelling), for reading plain hands by dictionary lookups.
 CODES: dict[str, int] = {token: card.code for token, card in _TOKENS.items()}
 
 # Patterns for cards written together ("AhKhQh"); compiled on first use by re.

@@ -77,14 +77,18 @@ def _too_long(source: str, number: int, size: int | None) -> str:
 
 
 def read_lines(file: BinaryIO, source: str) -> Iterator[str]:
-    """The decoded lines of a seekable binary file as it is read (streaming),
+    """The decoded lines of a binary file as it is read (streaming; a file
+    that cannot seek must be a buffered reader, as stdin and pipes are),
     split as :func:`split_lines` does, a BOM dropped; errors name the line."""
     import io
 
-    start = file.read(2)
+    if file.seekable():
+        start = file.read(2)
+        file.seek(-len(start), io.SEEK_CUR)
+    else:  # a pipe or a terminal: look without reading
+        start = file.peek(2)[:2]  # type: ignore[attr-defined]  # a buffered reader
     if start in (b"\xff\xfe", b"\xfe\xff"):
         raise DealError(f"{source}: UTF-16 text, not UTF-8: save the file as UTF-8")
-    file.seek(-len(start), io.SEEK_CUR)
     text = io.TextIOWrapper(file, encoding="utf-8", errors="surrogateescape", newline=None)
     try:
         number = 0

@@ -283,7 +283,7 @@ def test_every_invalid_deal_on_stdin_is_reported():
 
 
 def test_a_pipe_is_read_once_and_checked_whole(tmp_path):
-    """A session given as a pipe (``<(...)``) is spooled like stdin: its two passes agree."""
+    """A session given as a pipe (``<(...)``) is read once, like stdin, and checked whole."""
     path = session_file(tmp_path, deal("Amy", "Bob", "Cy") + "\n" + deal("Amy", "Bob", "Cy"))
     fifo = tmp_path / "pipe"
     os.mkfifo(fifo)

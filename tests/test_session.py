@@ -452,7 +452,7 @@ def test_killed_writer_never_leaves_half_a_deal(tmp_path):
     assert "Totals after 2 deals" in ok("session", "--totals", str(path))
 
 
-# The quick totals path agrees with the full settlement --------------------------------
+# The ledger and the spool agree with the settlement ----------------------------------------
 
 
 @st.composite
@@ -594,3 +594,47 @@ def test_json_lines_write_decimals_exactly(tmp_path):
     path.write_text(f"@stake 0.1\n\nAmy: {AMY}\nBob: {BOB}\n")
     first = ok("session", "--format", "jsonl", str(path)).splitlines()[0]
     assert '"stake":0.1' in first and '"amount":0.2' in first
+
+
+def test_a_full_disk_while_keeping_the_deals_is_an_environment_error(tmp_path, monkeypatch):
+    import errno
+
+    from cpscore.session import Spool
+
+    def full(*args):
+        raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
+
+    monkeypatch.setattr(Spool, "put", full)
+    path = tmp_path / "s.txt"
+    path.write_text(f"Amy: {AMY}\nBob: {BOB}\n")
+    result = CliRunner().invoke(main, ["session", str(path)])
+    assert (result.exit_code, result.stdout) == (1, "")
+    assert result.stderr == "Error: cannot keep the settled deals in a temporary file: No space left on device\n"
+
+
+def test_a_stream_that_fails_midway_is_an_environment_error(tmp_path, monkeypatch):
+    """Stdin is read once, as it comes: a read that fails is exit 1, nothing printed."""
+    import errno
+    import io
+
+    class Failing(io.RawIOBase):
+        def __init__(self):
+            self.data = f"Amy: {AMY}\nBob: {BOB}\n\n".encode() * 3
+
+        def readable(self):
+            return True
+
+        def readinto(self, buffer):
+            if not self.data:
+                raise OSError(errno.EIO, os.strerror(errno.EIO))
+            count = min(len(buffer), len(self.data), 50)
+            buffer[:count], self.data = self.data[:count], self.data[count:]
+            return count
+
+    from cpscore.commands import session as command
+
+    stream = io.BufferedReader(Failing())
+    monkeypatch.setattr(command, "_stdin", lambda: stream)
+    result = CliRunner().invoke(main, ["session", "-"])
+    assert (result.exit_code, result.stdout) == (1, "")
+    assert result.stderr == "Error: cannot read stdin: Input/output error\n"

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import gc
 import os
 import sys
@@ -94,37 +95,28 @@ def _with_progress(lines: Iterator[str], file: BinaryIO, bar: ProgressBar[int]) 
         yield line
 
 
-def _spooled(source: str):
-    """The session as a seekable binary file: the file itself when it is a
-    regular file; stdin or a pipe (``<(...)``) is copied to a temporary file
-    first, so that it can be checked whole before anything is printed."""
-    import shutil
+def _regular_size(file) -> int:
+    """The size of a regular file; 0 for a pipe, a terminal or a stream with
+    no file (no progress bar then: there is nothing to measure against)."""
     import stat
-    import tempfile
 
-    if source != "-":
-        try:
-            regular = stat.S_ISREG(os.stat(source).st_mode)
-            stream = open(source, "rb")
-        except OSError as error:
-            raise InputError(f"cannot read session file {shown(source, 60)}: {error.strerror or error}") from None
-        if regular:
-            return stream
-    else:
-        stream = _stdin()
-    spool = tempfile.TemporaryFile()
     try:
-        shutil.copyfileobj(stream, spool, 1 << 20)
+        status = os.fstat(file.fileno())
+    except (OSError, ValueError):  # io.UnsupportedOperation is both
+        return 0
+    return status.st_size if stat.S_ISREG(status.st_mode) else 0
+
+
+def _opened(source: str):
+    """The session as a binary stream: the file (a regular file or a pipe such
+    as ``<(...)``), or stdin for ``-``.  It is read once, as it comes: the
+    settled deals wait in a spool until the whole session is known good."""
+    if source == "-":
+        return contextlib.nullcontext(_stdin())
+    try:
+        return open(source, "rb")
     except OSError as error:
-        spool.close()
-        raise EnvironmentError_(
-            f"cannot keep a copy of {'stdin' if source == '-' else source}: {error.strerror}"
-        ) from None
-    finally:
-        if source != "-":
-            stream.close()
-    spool.seek(0)
-    return spool
+        raise InputError(f"cannot read session file {shown(source, 60)}: {error.strerror or error}") from None
 
 
 @click.command(name="session", add_help_option=False)
@@ -160,8 +152,6 @@ def session(
     file is checked before anything is printed; '-' reads stdin (kept in a
     temporary file while it is checked).
     """
-    import contextlib
-
     from cpscore.errors import CpscoreError
     from cpscore.session import Ledger, Spool, read_session
     from cpscore.textio import read_lines
@@ -198,6 +188,10 @@ def session(
                 break
             except CpscoreError as error:  # a line that cannot be read: nothing after it can be
                 raise _InvalidDeals([*problems, str(error)]) from None
+            except OSError as error:
+                raise EnvironmentError_(
+                    f"cannot read {name if source == '-' else shown(name, 60)}: {error.strerror or error}"
+                ) from None
             try:
                 deal, outcome = ledger.take(text, name)
             except CpscoreError as error:
@@ -206,7 +200,12 @@ def session(
                     _warn(str(error), prefix="skipped: ")
             else:
                 if spool is not None:
-                    spool.put(text, deal, outcome, ledger)
+                    try:
+                        spool.put(text, deal, outcome, ledger)
+                    except OSError as error:
+                        raise EnvironmentError_(
+                            f"cannot keep the settled deals in a temporary file: {error.strerror or error}"
+                        ) from None
             for warning in ledger.warnings:
                 _warn(warning)
             ledger.warnings.clear()
@@ -214,14 +213,14 @@ def session(
             raise _InvalidDeals(problems)
 
     try:
-        with _spooled(source) as file, contextlib.ExitStack() as cleanup:
+        with _opened(source) as file, contextlib.ExitStack() as cleanup:
             # One pass reads, checks and settles every deal into the ledger; the
             # settled deals wait in a spool until the whole file is known good.
             spool = None
             if not totals_only:
                 spool = Spool()
                 cleanup.callback(spool.close)
-            size = os.fstat(file.fileno()).st_size
+            size = _regular_size(file)
             shown_bar = size and sys.stderr.isatty()
             bar = click.progressbar(length=size, label="checking", file=sys.stderr) if shown_bar else None
             with bar or contextlib.nullcontext():
