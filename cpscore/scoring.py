@@ -67,8 +67,8 @@ class Row(Record):
 class Core(Record):
     """What settlement needs of a set hand, as plain values: each row's value
     as it ranks under the rules, its poker value, the foul, each row's royalty.
-    The totals-only path of a session stops here; :class:`Assessment` adds the
-    cards and reasons."""
+    The kernel works on these; :class:`Assessment` adds the cards and reasons
+    for the views."""
 
     __slots__ = ("values", "plains", "foul", "royalties")
 
