@@ -188,16 +188,16 @@ def json_text(value: object, indent: int = 0, compact: bool = False) -> str:
     by two spaces, or all on one line when ``compact``."""
     kind = type(value)
     if type(value) is str:  # type() again, not kind: mypy narrows value on this form
-        return _json_string(value)
+        return json_string(value)
     if kind is int:
         return str(value)
     if type(value) is dict:
         if not value:
             return "{}"
         if compact:
-            return "{" + ",".join(f"{_json_string(k)}:{json_text(v, compact=True)}" for k, v in value.items()) + "}"
+            return "{" + ",".join(f"{json_string(k)}:{json_text(v, compact=True)}" for k, v in value.items()) + "}"
         pad = "  " * (indent + 1)
-        items = [f"{pad}{_json_string(key)}: {json_text(item, indent + 1)}" for key, item in value.items()]
+        items = [f"{pad}{json_string(key)}: {json_text(item, indent + 1)}" for key, item in value.items()]
         return "{\n" + ",\n".join(items) + "\n" + "  " * indent + "}"
     if type(value) is list or type(value) is tuple:
         if not value:
@@ -240,11 +240,11 @@ _JSON_ESCAPES = {
 }
 
 
-def _json_string(text: str) -> str:
+def json_string(text: str) -> str:
     r"""A JSON string literal (UTF-8 kept as is; the json module costs a
     millisecond of start-up, this does not).
 
-    >>> print(_json_string('Amy "A" \\ \x01'))
+    >>> print(json_string('Amy "A" \\ \x01'))
     "Amy \"A\" \\ \u0001"
     """
     if text.isprintable() and '"' not in text and "\\" not in text and (text.isascii() or not ASCII_JSON[0]):

@@ -7,18 +7,24 @@ apart so that a single deal's start-up does not load it.
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
+from typing import TYPE_CHECKING
 
 from cpscore.amounts import signed
 from cpscore.amounts import text as number
 from cpscore.formatting import (
+    ASCII_JSON,
     DEFAULT_STYLE,
     fantasyland_text,
+    json_string,
     json_text,
     natural_text,
     settlement_data,
     tabulated,
 )
 from cpscore.session import DealResult, Ledger
+
+if TYPE_CHECKING:
+    from cpscore.scoring import PairResult, PlayerResult
 
 
 class _Exact(Exception):
@@ -34,8 +40,6 @@ def compact_json(data: object) -> str:
     when the data has no Decimal, else :func:`json_text`, which writes a
     Decimal exactly; the two write the same text for the same data."""
     import json
-
-    from cpscore.formatting import ASCII_JSON
 
     try:
         return json.dumps(data, ensure_ascii=ASCII_JSON[0], separators=(",", ":"), default=_refuse)
@@ -197,10 +201,154 @@ def session_json(ledger: Ledger, results: Iterable[DealResult]) -> Iterator[str]
 
 
 def session_lines(ledger: Ledger, results: Iterable[DealResult]) -> Iterator[str]:
-    """JSON Lines: one deal a line, then one line with the totals."""
+    """JSON Lines: one deal a line (:func:`deal_line`), then one line with the totals."""
     for result in results:
-        yield compact_json(deal_data(result)) + "\n"
+        yield deal_line(result) + "\n"
     yield compact_json(totals_data(ledger)) + "\n"
+
+
+# One deal as a line of JSON, written from templates ---------------------------------------
+#
+# The same text as ``compact_json(deal_data(result))`` (a test compares them on
+# generated sessions), written without building the nested data: the parts that
+# depend only on a row's value are written once per value, a card's text once.
+
+
+def deal_line(result: DealResult) -> str:
+    """One deal of a session as a line of JSON (no newline)."""
+    settlement = result.settlement
+    players = ",".join([_player_line(player) for player in settlement.players])
+    pairs = ",".join([_pair_line(pair) for pair in settlement.pairs])
+    totals = ",".join(
+        [
+            f'{{"name":{_text(o.name)},"units":{_number(o.units)},"amount":{_number(o.amount)}}}'
+            for o in settlement.owners
+        ]
+    )
+    running = ",".join(
+        [
+            f'{{"name":{_text(name)},"units":{_number(units)},"amount":{_number(amount)}}}'
+            for name, (units, amount) in result.running.items()
+        ]
+    )
+    line = (
+        f'{{"deal":{result.number},"line":{result.line},"rules":{_text(settlement.rules.id)},'
+        f'"stake":{_number(settlement.stake)},"players":[{players}],"pairs":[{pairs}],"totals":[{totals}],'
+        f'"running":[{running}]'
+    )
+    if result.race_points is not None:
+        line += f',"race_points":{compact_json(dict(result.race_points))}'
+    return line + "}"
+
+
+def _number(value: object) -> str:
+    return str(value) if type(value) is int else json_text(value)
+
+
+_TEXT_JSON: dict[tuple[str, bool], str] = {}
+
+
+def _text(value: str) -> str:
+    """A JSON string; names and ids come again and again, so each is written once
+    (for each way of writing non-ASCII text)."""
+    key = (value, ASCII_JSON[0])
+    found = _TEXT_JSON.get(key)
+    if found is None:
+        found = json_string(value)
+        if len(_TEXT_JSON) < 10_000:
+            _TEXT_JSON[key] = found
+    return found
+
+
+_CARD_JSON: list[str] = []
+_ROW_JSON: dict[tuple[int, object], str] = {}
+_ROW_SPANS = (("front", 0, 3), ("middle", 3, 8), ("back", 8, 13))
+_NO_ROWS = '"foul":false,"foul_reason":null,"rows":null,"royalties":{"front":0,"middle":0,"back":0,"total":0}'
+
+
+def _cards_json(codes: Iterable[int]) -> str:
+    if not _CARD_JSON:
+        from cpscore.cards import CARDS
+
+        _CARD_JSON.extend(f'"{card}"' for card in CARDS)
+    texts = _CARD_JSON
+    return ",".join([texts[code] for code in codes])
+
+
+def _row_json(plain: int, royalty: object) -> str:
+    """What a row's JSON says after its cards, by its value and royalty
+    (remembered for whole royalties: a Decimal is written each time)."""
+    key = (plain, royalty)
+    found = _ROW_JSON.get(key) if type(royalty) is int else None
+    if found is None:
+        from cpscore.hands import category, describe, rank_letters
+
+        found = (
+            f'"category":{_text(category(plain))},"description":{_text(describe(plain))},'
+            f'"ranks":{_text(rank_letters(plain))},"royalty":{_number(royalty)}'
+        )
+        if type(royalty) is int and len(_ROW_JSON) < 50_000:
+            _ROW_JSON[key] = found
+    return found
+
+
+def _player_line(player: PlayerResult) -> str:
+    from cpscore.formatting import _hand_text, fantasyland_data, natural_data
+
+    seat = player.seat
+    codes = seat.codes
+    hand = seat.hand
+    hand_json = "null" if hand is None else _text(_hand_text(hand))
+    assessment = player.assessment
+    if assessment is None:
+        rows = _NO_ROWS
+    else:
+        core = assessment.core
+        foul = core.foul
+        royalties = core.royalties
+        row_parts = ",".join(
+            [
+                f'"{name}":{{"cards":[{_cards_json(codes[start:end])}],{_row_json(plain, royalty)}}}'
+                for (name, start, end), plain, royalty in zip(_ROW_SPANS, core.plains, royalties)
+            ]
+        )
+        total = _number(sum(royalties))
+        rows = (
+            f'"foul":{"true" if foul else "false"},"foul_reason":{_text(foul.reason) if foul else "null"},'
+            f'"rows":{{{row_parts}}},"royalties":{{"front":{_number(royalties[0])},'
+            f'"middle":{_number(royalties[1])},"back":{_number(royalties[2])},"total":{total}}}'
+        )
+    natural = player.natural
+    if natural is None:
+        natural_json = '"natural":null,"natural_units":0,"natural_arrangement":null'
+    else:
+        natural_json = compact_json(natural_data(natural))[1:-1]
+    land = player.fantasyland
+    land_json = "null" if land is None else compact_json(fantasyland_data(land))
+    return (
+        f'{{"name":{_text(player.name)},"owner":{_text(seat.owner)},"hand":{hand_json},'
+        f'"cards":[{_cards_json(codes)}],{rows},{natural_json},'
+        f'"surrendered":{"true" if seat.surrendered else "false"},"waived":{"true" if seat.waive else "false"},'
+        f'"fantasyland":{land_json},"units":{_number(player.units)},"amount":{_number(player.amount)}}}'
+    )
+
+
+def _pair_line(pair: PairResult) -> str:
+    f, m, b = pair.rows
+    numbers = (pair.row_units, pair.bonus, pair.royalties, pair.natural, pair.surrender, pair.units)
+    if all(type(value) is int for value in (*numbers, pair.stake, pair.amount)):  # written as they are
+        row_units, bonus, royalties, natural, surrender, units = numbers
+        return (
+            f'{{"a":{_text(pair.a)},"b":{_text(pair.b)},"decided_by":"{pair.decided_by}","rows":[{f},{m},{b}],'
+            f'"row_units":{row_units},"bonus":{bonus},"royalties":{royalties},"multiplier":{pair.multiplier},'
+            f'"natural":{natural},"surrender":{surrender},"units":{units},"stake":{pair.stake},"amount":{pair.amount}}}'
+        )
+    return (
+        f'{{"a":{_text(pair.a)},"b":{_text(pair.b)},"decided_by":"{pair.decided_by}","rows":[{f},{m},{b}],'
+        f'"row_units":{_number(pair.row_units)},"bonus":{_number(pair.bonus)},"royalties":{_number(pair.royalties)},'
+        f'"multiplier":{pair.multiplier},"natural":{_number(pair.natural)},"surrender":{_number(pair.surrender)},'
+        f'"units":{_number(pair.units)},"stake":{_number(pair.stake)},"amount":{_number(pair.amount)}}}'
+    )
 
 
 def session_csv(results: Iterable[DealResult]) -> Iterator[str]:

@@ -2,6 +2,7 @@
 
 import json
 import os
+import pathlib
 import signal
 import subprocess
 import sys
@@ -638,3 +639,64 @@ def test_a_stream_that_fails_midway_is_an_environment_error(tmp_path, monkeypatc
     result = CliRunner().invoke(main, ["session", "-"])
     assert (result.exit_code, result.stdout) == (1, "")
     assert result.stderr == "Error: cannot read stdin: Input/output error\n"
+
+
+def _deal_lines_agree(path, *options):
+    """Every deal's JSON line, from templates, is the generic writer's text."""
+    from cpscore.session import Ledger, Spool
+    from cpscore.session_views import compact_json, deal_data, deal_line
+    from cpscore.textio import read_lines
+
+    rules = get_rules(options[0]) if options else None
+    with open(path, "rb") as file:
+        header, deals = read_session(read_lines(file, str(path)), str(path))
+        from cpscore.session import header_rules
+
+        chosen = rules or header_rules(header, str(path)) or get_rules("2-4")
+        stake = Decimal(header.stake) if header.stake else 1
+        ledger, spool = Ledger(chosen, stake, None, 3), Spool()
+        for text in deals:
+            spool.put(text, *ledger.take(text, str(path)), ledger)
+        count = 0
+        for result in spool.results(chosen, stake):
+            assert deal_line(result) == compact_json(deal_data(result))
+            count += 1
+        spool.close()
+    return count
+
+
+@pytest.mark.parametrize("example", ["session.txt", "naturals.txt", "surrender.txt", "four-players.txt"])
+@pytest.mark.parametrize("ascii_only", [False, True], ids=["utf-8", "ascii"])
+def test_json_lines_from_templates_equal_the_generic_writer(example, ascii_only, tmp_path):
+    from cpscore.formatting import ASCII_JSON
+
+    text = (pathlib.Path(__file__).parent.parent / "examples" / example).read_text(encoding="utf-8")
+    if not text.lstrip().startswith(("@", "#")) or "@rules" not in text:
+        text = "@stake 0.25\n\n" + text
+    text = text.replace("Amy", 'Nguyễn "A"') if "Amy" in text else text
+    path = tmp_path / example
+    path.write_text(text, encoding="utf-8")
+    ASCII_JSON[0] = ascii_only
+    try:
+        assert _deal_lines_agree(path) >= 1
+    finally:
+        ASCII_JSON[0] = False
+
+
+@settings(max_examples=100, deadline=None)
+@given(plain_deals())
+def test_json_lines_from_templates_on_generated_deals(case):
+    from cpscore.scoring import kernel, settlement_of
+    from cpscore.session import DealResult
+    from cpscore.session_views import compact_json, deal_data, deal_line
+
+    rules, hands, playing, repeats, stake = case
+    if rules.fantasyland == "none":
+        playing, repeats = set(), set()
+    entries = [Entry(name, text, "") for name, text in hands.items()]
+    deal = build_deal(entries, rules, fantasyland=playing)
+    settlement = settlement_of(deal, rules, stake, kernel(deal.seats, rules, stake, None, repeats))
+    running = {p.name: (p.units, p.amount) for p in settlement.players}
+    for points in (None, {name: 1 for name in hands}):
+        result = DealResult(7, 12, settlement, running, points)
+        assert deal_line(result) == compact_json(deal_data(result))
