@@ -10,6 +10,7 @@ from cpscore.arrange import Arrangement, Setting
 from cpscore.cards import ROW_NAMES
 from cpscore.formatting import cards_text
 from cpscore.hands import describe, evaluate_row
+from cpscore.naturals import REGISTRY
 from cpscore.rules import RuleSet
 
 if TYPE_CHECKING:
@@ -26,7 +27,7 @@ def _estimate(value: float) -> str:
 
 def natural_name(natural: str) -> str:
     """A natural's id as a sentence names it: ``the dragon``, ``six pairs``."""
-    name = natural.replace("-", " ")
+    name = REGISTRY[natural].label
     return f"the {name}" if natural.endswith("dragon") else name
 
 
@@ -83,7 +84,7 @@ def render_arrangement(arrangement: Arrangement, rules: RuleSet, colour: bool = 
         lines.append(f"Fantasyland: {kept}; staying in counts {worth} units")
     if len(arrangement.cards) == 13:
         if arrangement.naturals:
-            made = ", ".join(name.replace("-", " ") for name in arrangement.naturals)
+            made = ", ".join(REGISTRY[name].label for name in arrangement.naturals)
             lines.append(f"Naturals: {made}; left unset, the hand claims the first")
         else:
             lines.append("Naturals: none")

@@ -257,9 +257,17 @@ def entry_from_line(line: str, where: str) -> Entry:
     return Entry(check_name(name, where), hand, where)
 
 
+def only_cards(text: str) -> bool:
+    """Whether a hand's text surely holds cards and nothing else: no ``;``
+    before a marker, no marker on its own (the shortest is 5 letters, a hand
+    at least 26 characters), and not blank.  False sends the text the long
+    way, which reads markers and words every error."""
+    return ";" not in text and len(text) > 20 and not text.isspace()
+
+
 def _markers(text: str, prefix: str, name: str) -> tuple[str, set[str]]:
     """The hand text and the markers after ``;`` (``surrender`` may stand alone)."""
-    if ";" not in text and len(text) > 20:  # a hand and nothing else: the common case
+    if only_cards(text):  # the common case
         return text, set()
     hand, *rest = text.split(";")
     markers = {marker.strip().lower() for marker in rest if marker.strip()}
@@ -275,7 +283,7 @@ def _markers(text: str, prefix: str, name: str) -> tuple[str, set[str]]:
 def _seat(entry: Entry, flags: dict[str, set[str]]) -> Seat:
     name = entry.name
     text = entry.text
-    if not flags and ";" not in text and len(text) > 20:  # the common case: a hand and nothing else
+    if not flags and only_cards(text):  # the common case
         found = _parsed(text, entry.where, name)
         if isinstance(found, Hand):
             return Seat(name, owner(name), found, None, False, False, False)
@@ -341,8 +349,7 @@ def _seats_one_by_one(entries: list[Entry], flags: dict[str, set[str]], rules: R
         first_seen[entry.name] = entry.where
         players.check(entry.name, entry.where)
         seat = _seat(entry, flags)
-        if seat.owner is not entry.name:  # else the check above was this one
-            owners.check(seat.owner, entry.where)
+        owners.check(seat.owner, entry.where)  # Amy[1] and amy: one player written two ways
         if seat.fantasyland and rules and rules.fantasyland == "none":
             _no_fantasyland(entry, rules)
         seats.append(seat)

@@ -24,7 +24,7 @@ from typing import TYPE_CHECKING
 from cpscore.amounts import Amount, signed
 from cpscore.amounts import text as number
 from cpscore.hands import Foul, describe, digits, plain_of, rank_letters
-from cpscore.naturals import Natural, compare
+from cpscore.naturals import REGISTRY, Natural, compare
 from cpscore.scoring import PairResult, PlayerResult, Row, Settlement, row_extras
 from cpscore.values import CATEGORIES, CATEGORY_SHIFT, STRAIGHT_FLUSH
 
@@ -77,7 +77,7 @@ def foul_reason(name: str, foul: Foul) -> str:
 
 
 def _natural_words(natural: Natural) -> str:
-    return f"{natural.id.replace('-', ' ')} ({number(natural.units)})"
+    return f"{REGISTRY[natural.id].label} ({number(natural.units)})"
 
 
 def _natural_row(row: str, value: int) -> str:
@@ -101,7 +101,7 @@ def _natural_row(row: str, value: int) -> str:
 def _natural_tie_break(a: str, natural_a: Natural, b: str, natural_b: Natural) -> str:
     """The tie-break between two equal naturals, in words."""
     if natural_a.key is None:
-        return f"both {natural_a.id.replace('-', ' ')}: docs/rules.md gives no tie-break, a tie"
+        return f"both {REGISTRY[natural_a.id].label}: docs/rules.md gives no tie-break, a tie"
     assert natural_b.key is not None  # the same natural: both have a tie-break key or neither
     outcome = compare(natural_a, natural_b)
     if natural_a.id == "six-pairs":
@@ -118,7 +118,7 @@ def _natural_tie_break(a: str, natural_a: Natural, b: str, natural_b: Natural) -
             for row, x, y in zip(rows, natural_a.key, natural_b.key)
         )
     verdict = "a tie" if outcome == 0 else f"{a if outcome > 0 else b} is higher"
-    return f"both {natural_a.id.replace('-', ' ')}: {detail}: {verdict}"
+    return f"both {REGISTRY[natural_a.id].label}: {detail}: {verdict}"
 
 
 def _naturals(pair: PairResult, a: PlayerResult, b: PlayerResult) -> list[str]:

@@ -15,7 +15,7 @@ from cpscore.amounts import Amount, signed
 from cpscore.amounts import text as number
 from cpscore.cards import ROW_NAMES, Card, Hand
 from cpscore.hands import describe, rank_letters
-from cpscore.naturals import Natural
+from cpscore.naturals import REGISTRY, Natural
 from cpscore.rules import RuleSet
 from cpscore.scoring import Assessment, Fantasyland, HandReport, PlayerResult, Row, Settlement
 
@@ -66,7 +66,7 @@ def _row_cell(row: Row, colour: bool) -> str:
 
 def natural_text(natural: Natural) -> str:
     """'six pairs (3)'."""
-    return f"{natural.id.replace('-', ' ')} ({number(natural.units)})"
+    return f"{REGISTRY[natural.id].label} ({number(natural.units)})"
 
 
 def _notes(player: PlayerResult) -> str:

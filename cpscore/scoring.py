@@ -307,7 +307,7 @@ class _Model:
 
 
 _MODELS: dict[tuple[object, ...], _Model] = {}
-_LAST: list[object] = [None, None]  # the last rule set asked for, and its model
+_LAST: list[tuple[object, object]] = [(None, None)]  # [(the last rule set asked for, its model)]
 
 
 def _model(rules: RuleSet) -> _Model:
@@ -315,8 +315,9 @@ def _model(rules: RuleSet) -> _Model:
     value, never by ``id()``: a new rule set can never be handed an old one's
     royalties.  The last rule set is also held (a reference, so no other
     object can take its place) and checked by identity first."""
-    if _LAST[0] is rules:
-        return _LAST[1]  # type: ignore[return-value]
+    last, model = _LAST[0]  # one read: the pair cannot be torn by another thread
+    if last is rules:
+        return model  # type: ignore[return-value]  # made for this rule set below
     royalties = rules.royalties
     key = (
         rules.method,
@@ -328,13 +329,13 @@ def _model(rules: RuleSet) -> _Model:
         royalties.spade_bonus,
         royalties.max_per_hand,
     )
-    model = _MODELS.get(key)
-    if model is None:
+    found = _MODELS.get(key)
+    if found is None:
         if len(_MODELS) > 100:
             _MODELS.clear()
-        model = _MODELS[key] = _Model(rules)
-    _LAST[:] = [rules, model]
-    return model
+        found = _MODELS[key] = _Model(rules)
+    _LAST[0] = (rules, found)
+    return found
 
 
 def _royalties(

@@ -154,8 +154,8 @@ def _deals(first: list[tuple[int, str]], lines: Iterator[str], number: int, sour
 def refuse_fantasyland_markers(entries: Iterable[Entry]) -> None:
     """A session follows Fantasyland from deal to deal: a marker would contradict it."""
     for entry in entries:
-        text = entry.text  # a marker follows ';', or is the whole (short) text
-        if (";" in text or len(text) <= 20) and "fantasyland" in text.lower():
+        text = entry.text  # no card is written with a 'y': only then is the text lowered and searched
+        if ("y" in text or "Y" in text) and "fantasyland" in text.lower():
             prefix = f"{entry.where}: " if entry.where else ""
             raise DealError(
                 f"{prefix}{entry.name}: in a session Fantasyland is followed from deal to deal; "
@@ -378,14 +378,11 @@ class Ledger:
         """Every player met so far, in order of first appearance."""
         return list(self.units)
 
-    def build(self, text: DealText, source: str, playing: list[str] | None = None) -> Deal:
-        """Parse a deal and mark who plays it in Fantasyland (``playing``, when
-        the caller has them); errors name the line, or the deal when they are
-        about the whole deal."""
+    def build(self, text: DealText, source: str, playing: list[str]) -> Deal:
+        """Parse a deal and mark who plays it in Fantasyland (``playing``);
+        errors name the line, or the deal when they are about the whole deal."""
         refuse_fantasyland_markers(text.entries)
         where = f"{source}, deal {text.number} (line {text.line})"
-        if playing is None:
-            playing = self._in_fantasyland(text)
         return build_deal(text.entries, self.rules, fantasyland=playing, where=where)
 
     def _in_fantasyland(self, text: DealText) -> list[str]:
@@ -409,6 +406,7 @@ class Ledger:
                 f"{source}, deal {text.number} (line {text.line}): {warning}"
                 for warning in waive_warnings(seats, self.rules)
             ]
+        self._remember(text)  # before any total changes: a deal is taken whole or not at all
         self.points = self._record(
             zip([seat.owner for seat in seats], outcome.units, outcome.money),
             zip([seat.name for seat in seats], outcome.fantasyland),
@@ -420,7 +418,6 @@ class Ledger:
             else [],
             text.number,
         )
-        self._remember(text)
         return deal, outcome
 
     def add(self, text: DealText, source: str) -> DealResult:
@@ -660,7 +657,7 @@ class Append:
         rules = self.rules or header_rules(header, target) or get_rules("2-4")
         refuse_fantasyland_markers(self.entries)
         names = [entry.name for entry in self.entries]
-        joining = {named_player(name, names, "--new-player") for name in self.new_player}
+        joining = dict.fromkeys(named_player(name, names, "--new-player") for name in self.new_player)
         warnings = [f"--new-player {name}: {name} has played in {target} already" for name in joining if name in known]
         for entry in self.entries:
             player = owner(entry.name)

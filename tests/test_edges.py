@@ -523,3 +523,50 @@ def test_session_with_a_terminal_on_stderr_shows_progress_and_settles(tmp_path):
     assert result.returncode == 0, seen
     assert b"checking" in seen and b"internal error" not in seen
     assert result.stdout == run("session", str(path), "--totals").stdout.encode()
+
+
+CRISS_A = "Ks Kd 4c / 9h 9c 5d 5s 2c / Ah Ad Ac 7s 7d"
+CRISS_B = "Qs Jd 3c / Th Tc 8d 8s 3d / Kh Qh Jh 8h 2h"
+CRISS_C = "As 6d 2s / 6c 6h 4d 4s 3s / Js Ts 9s 8c 7c"
+
+
+@pytest.mark.parametrize(
+    "names",
+    [("Amy[1]", "Bob", "amy"), ("amy", "Bob", "Amy[1]"), ("Amy[1]", "Bob", "AMY[2]")],
+    ids=["label first", "label last", "two labels"],
+)
+def test_a_criss_cross_owner_written_two_ways_is_refused(names):
+    hands = [f"{name}={hand}" for name, hand in zip(names, (CRISS_A, CRISS_B, CRISS_C))]
+    message = failed("score", *hands)
+    assert "differ only by case or Unicode form" in message
+
+
+def test_a_skipped_deal_changes_no_total(tmp_path):
+    """--skip-invalid: a deal refused for its names is not in the totals either."""
+    path = tmp_path / "s.txt"
+    path.write_text(
+        f"@stake 10\n\nBob: {CRISS_A}\nCy: {CRISS_B}\n\nAmy[1]: {CRISS_A}\nBob: {CRISS_B}\namy: {CRISS_C}\n\n"
+        f"Bob: {CRISS_A}\nCy: {CRISS_C}\n"
+    )
+    result = run("session", "--skip-invalid", "--totals", str(path))
+    assert result.exit_code == 0
+    assert "Totals after 2 deals" in result.stdout and "Amy" not in result.stdout
+    assert "skipped: " in result.stderr
+
+
+@pytest.mark.parametrize(
+    "text, expected",
+    [
+        (f"Bob: {CRISS_B} fantasyland", "in a session Fantasyland is followed from deal to deal"),
+        ("Bob: surrender fantasyland", "in a session Fantasyland is followed from deal to deal"),
+    ],
+    ids=["after a hand, no ';'", "after surrender"],
+)
+def test_a_fantasyland_word_in_a_session_is_named_as_such(tmp_path, text, expected):
+    path = tmp_path / "s.txt"
+    path.write_text(f"@rules ofc\n\nAmy: {CRISS_A}\n{text}\n")
+    assert expected in failed("session", str(path))
+
+
+def test_a_blank_hand_says_so():
+    assert "Bob: no hand (write the 13 cards, or 'surrender')" in failed("score", f"Amy={CRISS_A}", "Bob=" + " " * 25)
