@@ -384,10 +384,10 @@ def evaluate_core(front: Sequence[int], middle: Sequence[int], back: Sequence[in
 _NO_ROYALTIES: tuple[Amount, Amount, Amount] = (0, 0, 0)
 
 
-def row_codes(hand: Hand) -> tuple[list[int], list[int], list[int]]:
+def row_codes(hand: Hand) -> tuple[tuple[int, ...], tuple[int, ...], tuple[int, ...]]:
     """The card codes of a hand's front, middle and back (as :func:`evaluate_core` takes them)."""
-    front, middle, back = hand.rows
-    return [card.code for card in front], [card.code for card in middle], [card.code for card in back]
+    codes = hand.codes
+    return codes[:3], codes[3:8], codes[8:]
 
 
 def assess(hand: Hand, rules: RuleSet) -> Assessment:
