@@ -141,10 +141,10 @@ class Kind(Record):
 
 class Facts:
     """What the screens read of 13 cards, counted once: the ranks, how many
-    distinct, the codes, and for a set hand its rows' categories and its
+    distinct, the lowest and highest, the codes, and for a set hand its rows' categories and its
     front's codes (None for an unset hand)."""
 
-    __slots__ = ("codes", "ranks", "distinct", "categories", "front", "_counts")
+    __slots__ = ("codes", "ranks", "distinct", "low", "high", "categories", "front", "_counts")
 
     def __init__(
         self, codes: Sequence[int], categories: tuple[int, int] | None = None, front: Sequence[int] = ()
@@ -152,6 +152,7 @@ class Facts:
         self.codes = codes
         self.ranks = ranks = [RANK_OF[code] for code in codes]
         self.distinct = len(set(ranks))
+        self.low, self.high = min(ranks), max(ranks)
         self.categories = categories  # middle and back categories of a set hand
         self.front = front
         self._counts: Counter[int] | None = None
@@ -161,6 +162,35 @@ class Facts:
         if self._counts is None:
             self._counts = Counter(self.ranks)
         return self._counts
+
+
+class Bound:
+    """A screen that is one bound on a count of the :class:`Facts`
+    (``distinct <= 7``, ``low >= 8``).  Bounds on the same count merge: of
+    ``distinct <= 4`` and ``distinct <= 7`` only the weaker needs testing, so a
+    rule set with many naturals screens a hand in a few comparisons."""
+
+    __slots__ = ("field", "op", "value")
+
+    def __init__(self, field: str, op: str, value: int) -> None:
+        self.field, self.op, self.value = field, op, value
+
+    def __call__(self, facts: Facts) -> bool:
+        count = getattr(facts, self.field)
+        if self.op == "<=":
+            return bool(count <= self.value)
+        if self.op == ">=":
+            return bool(count >= self.value)
+        return bool(count == self.value)
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Bound) and (self.field, self.op, self.value) == (other.field, other.op, other.value)
+
+    __hash__ = None  # type: ignore[assignment]
+
+    def weaker(self, other: Bound) -> bool:
+        """Whether this bound passes everything ``other`` passes (same count and test)."""
+        return self.value >= other.value if self.op == "<=" else self.value <= other.value
 
 
 def _made(test: Callable[[Facts], bool]) -> Callable[[Sequence[Card], Facts, Hand | None, RuleSet], Any]:
@@ -173,7 +203,12 @@ def _made(test: Callable[[Facts], bool]) -> Callable[[Sequence[Card], Facts, Han
 
 
 def _one_colour(facts: Facts) -> bool:
-    return len({SUIT_OF[code] in RED_SUITS for code in facts.codes}) == 1
+    reds = sum(map(_RED.__getitem__, facts.codes))
+    return reds == 0 or reds == len(facts.codes)
+
+
+#: 1 for a red card, by code.
+_RED = [int(SUIT_OF[code] in RED_SUITS) for code in range(52)]
 
 
 def _clean_dragon(facts: Facts) -> bool:
@@ -230,18 +265,16 @@ def _registry() -> dict[str, Kind]:
             "clean-dragon",
             0,
             "thirteen ranks, 2 to A, all of one suit",
-            lambda facts: facts.distinct == 13,
+            Bound("distinct", "==", 13),
             _made(_clean_dragon),
         ),
-        Kind(
-            "dragon", 1, "thirteen ranks, 2 to A", lambda facts: facts.distinct == 13, _made(lambda f: f.distinct == 13)
-        ),
+        Kind("dragon", 1, "thirteen ranks, 2 to A", Bound("distinct", "==", 13), _made(lambda f: f.distinct == 13)),
         Kind(
             "twelve-royals",
             2,
             "every card a jack, queen, king or ace",
-            lambda facts: min(facts.ranks) >= 11,
-            _made(lambda facts: min(facts.ranks) >= 11),
+            Bound("low", ">=", 11),
+            _made(lambda facts: facts.low >= 11),
         ),
         Kind(
             "three-straight-flushes",
@@ -250,24 +283,24 @@ def _registry() -> dict[str, Kind]:
             _row_screen((STRAIGHT_FLUSH,), True),
             _row_claim("straight-flush"),
         ),
-        Kind("three-quads", 4, "three fours of a kind", lambda facts: facts.distinct <= 4, _made(_three_quads)),
+        Kind("three-quads", 4, "three fours of a kind", Bound("distinct", "<=", 4), _made(_three_quads)),
         Kind(
             "all-high",
             5,
             "every card an eight or higher",
-            lambda facts: min(facts.ranks) >= 8,
-            _made(lambda facts: min(facts.ranks) >= 8),
+            Bound("low", ">=", 8),
+            _made(lambda facts: facts.low >= 8),
         ),
         Kind(
             "all-low",
             5,  # docs/rules.md 7 lists all-high and all-low on one line: they rank alike
             "every card an eight or lower",
-            lambda facts: max(facts.ranks) <= 8,
-            _made(lambda facts: max(facts.ranks) <= 8),
+            Bound("high", "<=", 8),
+            _made(lambda facts: facts.high <= 8),
         ),
         Kind("one-colour", 7, "every card red, or every card black", _one_colour, _made(_one_colour)),
-        Kind("four-trips", 8, "four threes of a kind", lambda facts: facts.distinct <= 5, _made(_four_trips)),
-        Kind("six-pairs", 9, "six pairs and an odd card", lambda facts: facts.distinct <= 7, _six_pairs),
+        Kind("four-trips", 8, "four threes of a kind", Bound("distinct", "<=", 5), _made(_four_trips)),
+        Kind("six-pairs", 9, "six pairs and an odd card", Bound("distinct", "<=", 7), _six_pairs),
         Kind(
             "three-straights",
             10,
@@ -299,7 +332,48 @@ REGISTRY: dict[str, Kind] = _registry()
 
 def screen(rules: RuleSet, facts: Facts) -> bool:
     """False only when the hand surely makes none of the naturals ``rules`` play."""
-    return any(REGISTRY[natural].screen(facts) for natural in rules.naturals)
+    for test in _screens(rules):
+        if test(facts):
+            return True
+    return False
+
+
+_SCREENS: dict[tuple[str, ...], tuple[Callable[[Facts], bool], ...]] = {}
+
+
+def _screens(rules: RuleSet) -> tuple[Callable[[Facts], bool], ...]:
+    """The screens of the naturals a rule set plays, worked out once per set
+    of naturals: bounds on one count merged into the weakest, each screen once."""
+    key = tuple(rules.naturals)
+    found = _SCREENS.get(key)
+    if found is None:
+        bounds: dict[tuple[str, str], Bound] = {}
+        others: list[Callable[[Facts], bool]] = []
+        for natural in key:
+            test = REGISTRY[natural].screen
+            if isinstance(test, Bound) and test.op != "==":
+                kept = bounds.get((test.field, test.op))
+                if kept is None or test.weaker(kept):
+                    bounds[test.field, test.op] = test
+            elif test not in others:
+                others.append(test)
+        tests: list[Callable[[Facts], bool]] = [*bounds.values(), *others]
+        found = _SCREENS[key] = tuple(_compiled(test) if isinstance(test, Bound) else test for test in tests)
+    return found
+
+
+def _compiled(bound: Bound) -> Callable[[Facts], bool]:
+    """A bound as a plain function (the test it makes, without looking up its parts)."""
+    value = bound.value
+    if bound.op == "==":
+        return bound
+    if bound.field == "distinct":
+        return (lambda f: f.distinct <= value) if bound.op == "<=" else (lambda f: f.distinct >= value)
+    if bound.field == "low":
+        return (lambda f: f.low <= value) if bound.op == "<=" else (lambda f: f.low >= value)
+    if bound.field == "high":
+        return (lambda f: f.high <= value) if bound.op == "<=" else (lambda f: f.high >= value)
+    return bound
 
 
 # Row-based naturals ------------------------------------------------------------------

@@ -159,3 +159,18 @@ def test_worked_naturals_are_screened_and_claimed(natural, hand):
     facts = facts_of(parsed.cards(), parsed, rules)
     assert REGISTRY[natural].screen(facts)
     assert REGISTRY[natural].claim(parsed.cards(), facts, parsed, rules) is not None
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.permutations(range(52)), st.sets(st.sampled_from(NATURALS), min_size=1), st.booleans())
+def test_a_rule_sets_merged_screen_is_its_naturals_screens(order, enabled, set_hand):
+    """The screens of a rule set's naturals, merged once per set of naturals,
+    pass exactly the hands one of them passes."""
+    from cpscore.naturals import screen
+
+    changes = {"naturals": {name: (3 if name in enabled else False) for name in NATURALS}}
+    rules = from_settings(_merge(get_rules("2-4").settings(), changes), "test")
+    cards = [CARDS[code] for code in order[:13]]
+    hand = Hand(tuple(cards[:3]), tuple(cards[3:8]), tuple(cards[8:])) if set_hand else None
+    facts = facts_of(cards, hand, rules)
+    assert screen(rules, facts) == any(REGISTRY[name].screen(facts) for name in enabled)
