@@ -71,7 +71,10 @@ def detect(cards: Sequence[Card], hand: Hand | None, rules: RuleSet, facts: Fact
     if facts is None:
         facts = Facts([card.code for card in cards])
     for natural in _by_value(enabled):  # the first one the cards make is the most valuable
-        found = REGISTRY[natural].claim(cards, facts, hand, rules)
+        kind = REGISTRY[natural]
+        if not kind.screen(facts):  # surely not made: its claim need not look
+            continue
+        found = kind.claim(cards, facts, hand, rules)
         if found is not None:
             return Natural(natural, enabled[natural], *found)
     return None
