@@ -52,7 +52,7 @@ from typing import TYPE_CHECKING
 from cpscore.cards import ROW_NAMES, Card, Hand
 from cpscore.errors import CardError, RulesError
 from cpscore.records import Record
-from cpscore.rules import RuleSet
+from cpscore.rules import METHOD_BONUSES, RuleSet
 from cpscore.scoring import kernel, royalty
 
 if TYPE_CHECKING:
@@ -228,9 +228,10 @@ class _Model:
         self.chances: dict[str, dict[int, _Chances]] = {row: {} for row in ROW_NAMES}
         self.ties: dict[str, dict[int, float]] = {row: {} for row in ROW_NAMES}
         self.value = _value_function(rules.method, mode == "holder", self.opponent_holder, rules.scoop_doubles)
-        method, doubled = rules.method, _scoop_units(rules.method) if rules.scoop_doubles else 0
-        self._pair = 1.0 if method == "2-4" else 0.0  # the 2-4 bonus: two rows won
-        self._triple = doubled + (-2 if method == "2-4" else 3 if method == "1-6" else 0)  # all three won
+        two, three = METHOD_BONUSES[rules.method]
+        doubled = _scoop_units(rules.method) if rules.scoop_doubles else 0
+        self._pair = float(two)  # the bonus for two rows won
+        self._triple = doubled - 2 * two + three  # all three won (two rows won three ways, less the overlap)
 
     def with_back(self, win: float, lose: float, term: float) -> tuple[float, float, float, float, float]:
         """The estimate with the back fixed, as the same sum taken apart:
@@ -293,18 +294,18 @@ def _value_function(method: str, holder: bool, opponent_holder: float, scoop_dou
     """The estimate of a setting from its rows' (win, lose, royalty term),
     for one rule set: (expected units, the bonus part, the royalty part)."""
     scoop_units = _scoop_units(method)
+    two, three = METHOD_BONUSES[method]
 
     def value(
         wf: float, lf: float, rf: float, wm: float, lm: float, rm: float, wb: float, lb: float, rb: float
     ) -> tuple[float, float, float]:
         rows = (wf - lf) + (wm - lm) + (wb - lb)
         scoop, scooped = wf * wm * wb, lf * lm * lb
-        if method == "2-4":
-            bonus = (wf * wm + wf * wb + wm * wb - 2 * scoop) - (lf * lm + lf * lb + lm * lb - 2 * scooped)
-        elif method == "1-6":
-            bonus = 3 * (scoop - scooped)
-        else:
-            bonus = 0.0
+        bonus = 0.0
+        if two:  # at least two rows won, less at least two lost
+            bonus += two * ((wf * wm + wf * wb + wm * wb - 2 * scoop) - (lf * lm + lf * lb + lm * lb - 2 * scooped))
+        if three:
+            bonus += three * (scoop - scooped)
         royalties = rf + rm + rb
         if holder:
             royalties -= opponent_holder
@@ -318,7 +319,8 @@ def _value_function(method: str, holder: bool, opponent_holder: float, scoop_dou
 
 def _scoop_units(method: str) -> int:
     """A scoop's units under the method, rows and bonus: what doubling adds."""
-    return 3 + (1 if method == "2-4" else 3 if method == "1-6" else 0)
+    two, three = METHOD_BONUSES[method]
+    return 3 + two + three
 
 
 #: How far the quick sum of :meth:`_Model.with_back` may be from the estimate

@@ -25,6 +25,7 @@ from cpscore.amounts import Amount, signed
 from cpscore.amounts import text as number
 from cpscore.hands import Foul, describe, digits, plain_of, rank_letters
 from cpscore.naturals import REGISTRY, Natural, compare
+from cpscore.rules import METHOD_BONUSES
 from cpscore.scoring import PairResult, PlayerResult, Row, Settlement, row_extras
 from cpscore.values import CATEGORIES, CATEGORY_SHIFT, STRAIGHT_FLUSH
 
@@ -197,14 +198,14 @@ def _rows(pair: PairResult, a: PlayerResult, b: PlayerResult, settlement: Settle
 def _bonus(pair: PairResult, a: PlayerResult, b: PlayerResult, method: str) -> list[str]:
     won, lost = pair.rows.count(1), pair.rows.count(-1)
     leader = a.name if won > lost else b.name
-    if method == "2-4" and pair.bonus:
-        return [f"bonus   {leader} wins two rows of three (2-4): the overall unit {signed(pair.bonus)}"]
-    if method == "1-6" and pair.bonus:
-        return [f"bonus   {leader} wins all three rows (1-6 scoop): {signed(pair.bonus)}"]
-    if method in ("2-4", "1-6"):
-        reason = "no one wins two rows" if method == "2-4" else "no scoop"
-        return [f"bonus   0 ({reason})"]
-    return []
+    two, three = METHOD_BONUSES[method]
+    if not two and not three:
+        return []
+    if pair.bonus and two:
+        return [f"bonus   {leader} wins two rows of three ({method}): the overall unit {signed(pair.bonus)}"]
+    if pair.bonus:
+        return [f"bonus   {leader} wins all three rows ({method} scoop): {signed(pair.bonus)}"]
+    return [f"bonus   0 ({'no one wins two rows' if two else 'no scoop'})"]
 
 
 def _royalty_label(row: Row) -> str:

@@ -24,7 +24,12 @@ from cpscore.errors import CpscoreError, RulesError, shown
 from cpscore.records import Record
 from cpscore.values import CATEGORY_IDS
 
-METHODS = ("rows", "2-4", "1-6")
+#: Each method's bonus (docs/rules.md 5), as data: (units to the player who wins
+#: at least two rows, units to the player who wins all three).  A method is one entry.
+METHOD_BONUSES: Mapping[str, tuple[int, int]] = MappingProxyType(
+    {"rows": (0, 0), "2-4": (1, 0), "1-6": (0, 3), "1-4": (0, 1)}
+)
+METHODS = tuple(METHOD_BONUSES)
 ROYALTY_MODES = ("none", "holder", "row-bonus", "row-value")
 WHEELS = ("lowest", "second")
 FANTASYLAND = ("none", "standard", "progressive")

@@ -39,7 +39,7 @@ from cpscore.hands import (
 )
 from cpscore.naturals import Facts, Natural, compare, detect, screen
 from cpscore.records import Record
-from cpscore.rules import RuleSet
+from cpscore.rules import METHOD_BONUSES, RuleSet
 from cpscore.values import CATEGORY_SHIFT
 
 _TWO_OF_SPADES = 3  # the code of 2s
@@ -474,11 +474,8 @@ def compare_rows(a: Core, b: Core) -> tuple[int, int, int]:
 def method_bonus(method: str, rows: tuple[int, int, int]) -> Amount:
     """The method's bonus from a's side (docs/rules.md 5)."""
     won, lost = rows.count(1), rows.count(-1)
-    if method == "2-4":
-        return (won >= 2) - (lost >= 2)
-    if method == "1-6":
-        return 3 * ((won == 3) - (lost == 3))
-    return 0
+    two, three = METHOD_BONUSES[method]
+    return two * ((won >= 2) - (lost >= 2)) + three * ((won == 3) - (lost == 3))
 
 
 def royalty_units(rules: RuleSet, a: Core, b: Core, rows: tuple[int, int, int]) -> Amount:

@@ -103,7 +103,7 @@ NATURAL_KEYS = (
     "one-colour", "four-trips", "six-pairs", "three-straights", "three-flushes", "no-broadway",
 )  # fmt: skip
 CHOICES = {
-    "method": ("rows", "2-4", "1-6"),
+    "method": ("rows", "2-4", "1-6", "1-4"),
     "wheel": ("lowest", "second"),
     "fantasyland": ("none", "standard", "progressive"),
     "mode": ("none", "holder", "row-bonus", "row-value"),

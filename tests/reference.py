@@ -509,6 +509,8 @@ def settle(
             total += (1 if won >= 2 else 0) - (1 if lost >= 2 else 0)
         elif rules.method == "1-6":
             total += (3 if won == 3 else 0) - (3 if lost == 3 else 0)
+        elif rules.method == "1-4":  # one more unit for a scoop only
+            total += (1 if won == 3 else 0) - (1 if lost == 3 else 0)
         mode = rules.royalties.mode
         if mode == "holder":  # docs/rules.md 6
             total += sum(rows[i].royalties) - sum(rows[j].royalties)

@@ -51,10 +51,10 @@ def brute_force(cards, rules):
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("preset", ["2-4", "1-6", "ofc", "taiwanese"])
+@pytest.mark.parametrize("preset", ["2-4", "1-6", "ofc", "taiwanese", "1-4"])
 def test_agrees_with_brute_force(preset):
     rng = random.Random(preset)
-    rules = get_rules(preset)
+    rules = changed("2-4", method="1-4", scoop_doubles=True) if preset == "1-4" else get_rules(preset)
     for _ in range(2):
         cards = rng.sample(CARDS, 13)
         assert arrange(cards, rules, 1)[0].expected == pytest.approx(brute_force(cards, rules), abs=1e-12)
@@ -120,10 +120,13 @@ def test_a_hands_rows_are_the_evaluators_values(seed):
         assert rows.three[mask] == evaluate3([codes[i] for i in combo])
 
 
-@pytest.mark.parametrize("preset", ["2-4", "1-6", "ofc", "taiwanese"])
+@pytest.mark.parametrize("preset", ["2-4", "1-6", "ofc", "taiwanese", "1-4"])
 @pytest.mark.parametrize("doubles", [False, True], ids=["single", "scoop-doubles"])
 def test_the_quick_sum_is_the_estimate(preset, doubles):
-    model = _model(changed(preset, scoop_doubles=doubles))
+    if preset == "1-4":
+        model = _model(changed("2-4", method="1-4", scoop_doubles=doubles))
+    else:
+        model = _model(changed(preset, scoop_doubles=doubles))
     rng = random.Random(preset)
     for _ in range(2000):
         figures = []

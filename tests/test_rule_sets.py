@@ -446,3 +446,31 @@ def test_player_limits():
         settle_hands(get_rules("2-4"), {"A[1]": AMY, "A[2]": BOB})
     with pytest.raises(DealError, match="brackets only as OWNER\\[LABEL\\]"):
         settle_hands(get_rules("2-4"), {"A]": AMY, "B": BOB})
+
+
+# docs/rules.md 5: the methods' table, each pair from the first player's side.
+METHOD_HANDS = {
+    "Amy1": "Ks Kd 4c / 9h 9c 5d 5s 2c / Ah Ad Ac 7s 7d",
+    "Bob1": "Qs Jd 3c / Th Tc 8d 8s 3d / Kh Qh Jh 8h 2h",
+    "Cy1": "As 6d 2s / 6c 6h 4d 4s 3s / Js Ts 9s 8c 7c",
+    "Amy2": "Qc Jd 8h / Kh Kd 9c 6s 6h / Ah 2d 3c 4s 5h",
+    "Bob2": "Qd Js 8c / Ks Kc 9d 6c 6d / 7d 8d 9h Th Jc",
+    "Carl2": "Qs Td 8c / Ks Kc 9d 6c 6d / Ts Th Tc 4d 2s",
+}
+
+
+@pytest.mark.parametrize(
+    ("a", "b", "units"),
+    [
+        ("Amy1", "Bob1", {"rows": 1, "2-4": 2, "1-6": 1, "1-4": 1}),
+        ("Amy2", "Carl2", {"rows": 2, "2-4": 3, "1-6": 2, "1-4": 2}),
+        ("Amy2", "Bob2", {"rows": -1, "2-4": -1, "1-6": -1, "1-4": -1}),
+        ("Amy1", "Cy1", {"rows": 3, "2-4": 4, "1-6": 6, "1-4": 4}),
+    ],
+    ids=["win-loss-win", "win-tie-win", "tie-tie-loss", "scoop"],
+)
+@pytest.mark.parametrize("method", ["rows", "2-4", "1-6", "1-4"])
+def test_the_methods_table(a, b, units, method):
+    rules = from_settings(_merge(get_rules("2-4").settings(), {"method": method}), "test")
+    deal = build_deal([Entry(a, METHOD_HANDS[a], ""), Entry(b, METHOD_HANDS[b], "")], rules)
+    assert settle(deal, rules).players[0].units == units[method]

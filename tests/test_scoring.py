@@ -53,10 +53,26 @@ FOULED = "Qs Qc 3c / Jh Tc 8d 6s 3d / Kh Qh Jd 8h 2h"
         ("1-6", (1, 1, 0), 0),
         ("1-6", (1, -1, 1), 0),
         ("rows", (1, 1, 1), 0),
+        ("1-4", (1, 1, 1), 1),
+        ("1-4", (-1, -1, -1), -1),
+        ("1-4", (1, 1, -1), 0),
+        ("1-4", (1, 1, 0), 0),
+        ("1-4", (1, 0, 0), 0),
     ],
 )
 def test_method_bonus(method, rows, bonus):
     assert method_bonus(method, rows) == bonus
+
+
+# docs/rules.md 5 (after the reference's section 5): under 1-4, win-win-loss pays 1, a scoop 4,
+# win-win-tie 2, win-tie-tie 1, a fouled hand 4 (three rows lost and the scoop's unit).
+@pytest.mark.parametrize(
+    ("rows", "units"),
+    [((1, 1, -1), 1), ((1, 1, 1), 4), ((1, 1, 0), 2), ((1, 0, 0), 1), ((-1, -1, -1), -4)],
+    ids=["win-win-loss", "scoop", "win-win-tie", "win-tie-tie", "fouled"],
+)
+def test_method_1_4_worked_results(rows, units):
+    assert sum(rows) + method_bonus("1-4", rows) == units
 
 
 @pytest.mark.parametrize(
@@ -166,7 +182,7 @@ def test_presets_are_validated_records():
 @pytest.mark.parametrize(
     ("change", "message"),
     [
-        ({"method": "3-9"}, "method: '3-9' is not one of rows, 2-4, 1-6"),
+        ({"method": "3-9"}, "method: '3-9' is not one of rows, 2-4, 1-6, 1-4"),
         ({"royalties": {"back": {"quads": -1}}}, "royalties.back.quads: -1 is not a number of units, 0 or more"),
         ({"royalties": {"front": {"QQQQ": 1}}}, "royalties.front.QQQQ: unknown setting"),
         ({"naturals": {"dragons": 13}}, "naturals.dragons: unknown setting"),
