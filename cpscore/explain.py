@@ -108,8 +108,8 @@ def _natural_tie_break(a: str, natural_a: Natural, b: str, natural_b: Natural) -
     if natural_a.id == "six-pairs":
         (pairs_a, odd_a), (pairs_b, odd_b) = natural_a.key, natural_b.key
 
-        def show(pairs, odd):
-            return "-".join(_LETTER[rank] for rank in pairs) + f" and odd {_LETTER[odd]}"
+        def show(pairs, odd):  # odd is None where the odd card does not count
+            return "-".join(_LETTER[rank] for rank in pairs) + (f" and odd {_LETTER[odd]}" if odd else "")
 
         detail = f"{a}'s pairs {show(pairs_a, odd_a)}, {b}'s {show(pairs_b, odd_b)}"
     else:

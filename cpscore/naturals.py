@@ -228,7 +228,7 @@ def _four_trips(facts: Facts) -> bool:
 
 def _six_pairs(cards: Sequence[Card], facts: Facts, hand: Hand | None, rules: RuleSet) -> Any:
     """Six pairs and an odd card; the tie-break is the pairs from the highest,
-    then the odd card (docs/rules.md 7)."""
+    then, with ``six_pairs_odd_card``, the odd card (docs/rules.md 7)."""
     if facts.distinct > 7:
         return None
     counts = facts.counts
@@ -236,7 +236,8 @@ def _six_pairs(cards: Sequence[Card], facts: Facts, hand: Hand | None, rules: Ru
     if len(pairs) < 6:
         return None
     odd = max(rank for rank, count in counts.items() if count % 2)
-    return (tuple(pairs), odd), None
+    # Equal pairs tie whatever the odd card, unless the rules compare it last.
+    return (tuple(pairs), odd if rules.six_pairs_odd_card else None), None
 
 
 def _row_screen(kinds: tuple[int, ...], suited_front: bool) -> Callable[[Facts], bool]:

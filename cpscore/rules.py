@@ -122,6 +122,7 @@ class RuleSet(Record):
         "scoop_doubles",
         "home_run",
         "ace_high_front_straight",
+        "six_pairs_odd_card",
         "wheel",
         "low_middle",
         "fantasyland",
@@ -140,6 +141,7 @@ class RuleSet(Record):
         scoop_doubles: bool,
         home_run: bool,
         ace_high_front_straight: bool,
+        six_pairs_odd_card: bool,
         wheel: str,
         low_middle: bool,
         fantasyland: str,
@@ -155,6 +157,7 @@ class RuleSet(Record):
         self.scoop_doubles = scoop_doubles
         self.home_run = home_run
         self.ace_high_front_straight = ace_high_front_straight
+        self.six_pairs_odd_card = six_pairs_odd_card  # the odd card breaks a tie of equal six pairs
         self.wheel = wheel
         self.low_middle = low_middle
         self.fantasyland = fantasyland
@@ -173,6 +176,7 @@ class RuleSet(Record):
             "scoop_doubles": self.scoop_doubles,
             "home_run": self.home_run,
             "ace_high_front_straight": self.ace_high_front_straight,
+            "six_pairs_odd_card": self.six_pairs_odd_card,
             "wheel": self.wheel,
             "low_middle": self.low_middle,
             "fantasyland": self.fantasyland,
@@ -303,6 +307,7 @@ def from_settings(data: Mapping[str, object], source: str = "", preset: str = ""
         scoop_doubles=top.flag("scoop_doubles"),
         home_run=top.flag("home_run"),
         ace_high_front_straight=top.flag("ace_high_front_straight"),
+        six_pairs_odd_card=top.flag("six_pairs_odd_card"),
         wheel=top.choice("wheel", WHEELS),
         low_middle=top.flag("low_middle"),
         fantasyland=top.choice("fantasyland", FANTASYLAND),

@@ -92,7 +92,8 @@ NATURAL_HANDS = [
 ]  # fmt: skip
 
 SETTINGS_TOP = (
-    "id", "summary", "method", "surrender", "scoop_doubles", "home_run", "ace_high_front_straight", "wheel",
+    "id", "summary", "method", "surrender", "scoop_doubles", "home_run", "ace_high_front_straight",
+    "six_pairs_odd_card", "wheel",
     "low_middle", "fantasyland", "max_players",
 )  # fmt: skip
 ROYALTY_KEYS = ("mode", "cancel_when_both", "max_per_hand", "spade_bonus")
@@ -108,7 +109,10 @@ CHOICES = {
     "fantasyland": ("none", "standard", "progressive"),
     "mode": ("none", "holder", "row-bonus", "row-value"),
 }
-FLAGS = ("scoop_doubles", "home_run", "ace_high_front_straight", "low_middle", "cancel_when_both", "spade_bonus")
+FLAGS = (
+    "scoop_doubles", "home_run", "ace_high_front_straight", "six_pairs_odd_card", "low_middle", "cancel_when_both",
+    "spade_bonus",
+)  # fmt: skip
 
 # Characters inserted by the mutations.  Arguments can hold any character but
 # NUL, and of the surrogates only U+DC80..U+DCFF (how Python decodes argv bytes

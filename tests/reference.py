@@ -363,7 +363,8 @@ def natural_key(natural: str, cards, hand, rules, wheel: str):
         if len(pairs) < 6:
             return (False, None)
         odd = [r for r, n in counts.items() if n % 2]
-        return (True, (tuple(pairs), max(odd)))
+        # Equal pairs tie whatever the odd card, unless six_pairs_odd_card compares it last.
+        return (True, (tuple(pairs), max(odd) if rules.six_pairs_odd_card else 0))
     if natural == "no-broadway":
         return (not any(r in (11, 12, 13) for r in ranks), None)
     raise ValueError(natural)

@@ -16,7 +16,7 @@ BOB = "Qs Jd 3c / Th Tc 8d 8s 3d / Kh Qh Jh 8h 2h"
 
 
 def why(rules, hands, stake=1, surrender=()):
-    rules = resolve_rules(rules)
+    rules = resolve_rules(rules) if isinstance(rules, str) else rules
     deal = build_deal(
         [Entry(name, text, "") for name, text in hands.items()]
         + [Entry(name, "surrender", "") for name in surrender if name not in hands],
@@ -112,7 +112,15 @@ def test_naturals_and_their_tie_breaks():
         "taiwanese",
         {"A": "2h 2d 4c 4s 6h 6d 8c 8s Th Td Kc Ks Ah", "B": "2c 2s 4d 4h 6c 6s 8d 8h Tc Ts Kd Kh Qh"},
     )
-    assert "both six pairs: A's pairs K-T-8-6-4-2 and odd A, B's K-T-8-6-4-2 and odd Q: A is higher" in tie
+    assert "both six pairs: A's pairs K-T-8-6-4-2, B's K-T-8-6-4-2: a tie" in tie
+    from cpscore.rules import _merge, from_settings
+
+    odd_card = from_settings(_merge(get_rules("taiwanese").settings(), {"six_pairs_odd_card": True}), "test")
+    odd = why(
+        odd_card,
+        {"A": "2h 2d 4c 4s 6h 6d 8c 8s Th Td Kc Ks Ah", "B": "2c 2s 4d 4h 6c 6s 8d 8h Tc Ts Kd Kh Qh"},
+    )
+    assert "both six pairs: A's pairs K-T-8-6-4-2 and odd A, B's K-T-8-6-4-2 and odd Q: A is higher" in odd
     dragons = why("2-4", {"A": "2h 3d 4c 5s 6h 7d 8c 9s Th Jd Qc Ks Ah", "B": "2d 3c 4s 5h 6d 7c 8s 9h Td Jc Qs Kh Ad"})
     assert "both dragon: docs/rules.md gives no tie-break, a tie" in dragons
     assert "nothing changes hands" in dragons

@@ -236,6 +236,12 @@ WORKED = [
     pytest.param(
         lambda: get_rules("2-4"),
         [("Hana", HANA), ("Ivan", "2s 2c 4h 4d 6s 6c 8h 8d Ts Tc Qh Qd Kh")],
+        {"Hana": 0},
+        id="7-six-pairs-equal-pairs-tie",
+    ),
+    pytest.param(
+        lambda: preset_with("2-4", six_pairs_odd_card=True),
+        [("Hana", HANA), ("Ivan", "2s 2c 4h 4d 6s 6c 8h 8d Ts Tc Qh Qd Kh")],
         {"Hana": 3},
         id="7-six-pairs-odd-card",
     ),
@@ -673,6 +679,7 @@ def varied_rules(draw, naturals_heavy=False):
         ("scoop_doubles", (True, False)),
         ("home_run", (True, False)),
         ("ace_high_front_straight", (True, False)),
+        ("six_pairs_odd_card", (True, False)),
         ("wheel", WHEELS),
         ("low_middle", (True,)),
         ("fantasyland", FANTASYLAND),

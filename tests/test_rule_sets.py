@@ -187,8 +187,8 @@ def test_strongest_arrangement_breaks_ties():
     [
         # Six pairs against six pairs: the highest pair decides, then the next ...
         ("taiwanese", "2h 2d 4c 4s 6h 6d 8c 8s Th Td Ac As 3h", "3c 3d 5c 5s 7h 7d 9c 9s Jh Jd Kc Ks 2s", 6),
-        # ... then the odd card.
-        ("taiwanese", "2h 2d 4c 4s 6h 6d 8c 8s Th Td Kc Ks Ah", "2c 2s 4d 4h 6c 6s 8d 8h Tc Ts Kd Kh Qh", 6),
+        # ... and equal pairs tie whatever the odd card (six_pairs_odd_card = false, every preset).
+        ("taiwanese", "2h 2d 4c 4s 6h 6d 8c 8s Th Td Kc Ks Ah", "2c 2s 4d 4h 6c 6s 8d 8h Tc Ts Kd Kh Qh", 0),
         # Equal pairs and odd card: a tie, nothing paid.
         ("taiwanese", "2h 2d 4c 4s 6h 6d 8c 8s Th Td Kc Ks Ah", "2c 2s 4d 4h 6c 6s 8d 8h Tc Ts Kd Kh Ad", 0),
         # Two dragons tie.
@@ -215,6 +215,15 @@ def test_strongest_arrangement_breaks_ties():
 )
 def test_natural_against_natural(rules, a, b, a_units):
     assert units(settle_hands(get_rules(rules), {"A": a, "B": b}))["A"] == a_units
+
+
+@pytest.mark.parametrize(("odd_card", "a_units"), [(False, 0), (True, 6)], ids=["equal-pairs-tie", "odd-card-last"])
+def test_six_pairs_odd_card(odd_card, a_units):
+    """docs/rules.md 7: six pairs against six pairs with the same pairs; A's odd
+    ace beats B's odd queen only when six_pairs_odd_card compares it."""
+    rules = from_settings(_merge(get_rules("taiwanese").settings(), {"six_pairs_odd_card": odd_card}), "test")
+    a, b = "2h 2d 4c 4s 6h 6d 8c 8s Th Td Kc Ks Ah", "2c 2s 4d 4h 6c 6s 8d 8h Tc Ts Kd Kh Qh"
+    assert units(settle_hands(rules, {"A": a, "B": b}))["A"] == a_units
 
 
 def test_natural_collects_from_fouled_and_surrendered_and_waive_plays_rows():
