@@ -263,6 +263,11 @@ def _row_claim(kind: str) -> Callable[[Sequence[Card], Facts, Hand | None, RuleS
     return claim
 
 
+def _decided(id: str, line: int, definition: str, test: Callable[[Facts], bool]) -> Kind:
+    """A natural its screen decides exactly: the one test is both its screen and its claim."""
+    return Kind(id, line, definition, test, _made(test))
+
+
 def _registry() -> dict[str, Kind]:
     entries = [
         Kind(
@@ -272,14 +277,8 @@ def _registry() -> dict[str, Kind]:
             Bound("distinct", "==", 13),
             _made(_clean_dragon),
         ),
-        Kind("dragon", 1, "thirteen ranks, 2 to A", Bound("distinct", "==", 13), _made(lambda f: f.distinct == 13)),
-        Kind(
-            "twelve-royals",
-            2,
-            "every card a jack, queen, king or ace",
-            Bound("low", ">=", 11),
-            _made(lambda facts: facts.low >= 11),
-        ),
+        _decided("dragon", 1, "thirteen ranks, 2 to A", Bound("distinct", "==", 13)),
+        _decided("twelve-royals", 2, "every card a jack, queen, king or ace", Bound("low", ">=", 11)),
         Kind(
             "three-straight-flushes",
             3,
@@ -288,21 +287,10 @@ def _registry() -> dict[str, Kind]:
             _row_claim("straight-flush"),
         ),
         Kind("three-quads", 4, "three fours of a kind", Bound("distinct", "<=", 4), _made(_three_quads)),
-        Kind(
-            "all-high",
-            5,
-            "every card an eight or higher",
-            Bound("low", ">=", 8),
-            _made(lambda facts: facts.low >= 8),
-        ),
-        Kind(
-            "all-low",
-            5,  # docs/rules.md 7 lists all-high and all-low on one line: they rank alike
-            "every card an eight or lower",
-            Bound("high", "<=", 8),
-            _made(lambda facts: facts.high <= 8),
-        ),
-        Kind("one-colour", 7, "every card red, or every card black", _one_colour, _made(_one_colour)),
+        _decided("all-high", 5, "every card an eight or higher", Bound("low", ">=", 8)),
+        # docs/rules.md 7 lists all-high and all-low on one line: they rank alike.
+        _decided("all-low", 5, "every card an eight or lower", Bound("high", "<=", 8)),
+        _decided("one-colour", 7, "every card red, or every card black", _one_colour),
         Kind("four-trips", 8, "four threes of a kind", Bound("distinct", "<=", 5), _made(_four_trips)),
         Kind("six-pairs", 9, "six pairs and an odd card", Bound("distinct", "<=", 7), _six_pairs),
         Kind(
@@ -319,13 +307,7 @@ def _registry() -> dict[str, Kind]:
             _row_screen((FLUSH, STRAIGHT_FLUSH), True),
             _row_claim("flush"),
         ),
-        Kind(
-            "no-broadway",
-            12,
-            "no jack, queen or king (aces allowed)",
-            lambda facts: not set(facts.ranks) & {11, 12, 13},
-            _made(lambda facts: not set(facts.ranks) & {11, 12, 13}),
-        ),
+        _decided("no-broadway", 12, "no jack, queen or king (aces allowed)", lambda f: not set(f.ranks) & {11, 12, 13}),
     ]
     return {entry.id: entry for entry in entries}
 
