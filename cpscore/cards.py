@@ -113,6 +113,16 @@ class Card(namedtuple("Card", "rank suit code")):
         return self.rank.value + self.suit.value
 
 
+_CARD_TEXTS: list[str] = []
+
+
+def card_texts() -> list[str]:
+    """Each card's text (``Ah``) by its code, made on first use (nothing is built at import)."""
+    if not _CARD_TEXTS:
+        _CARD_TEXTS.extend(str(card) for card in CARDS)
+    return _CARD_TEXTS
+
+
 def card_code(rank: int, suit: int) -> int:
     """The layout of a card code, named here once: rank-major, ``(rank - 2) * 4
     + suit`` for ranks 2-14 and suits 0-3 (clubs, diamonds, hearts, spades), so
@@ -252,7 +262,8 @@ class Hand(Record):
         return front + middle + back
 
     def __str__(self) -> str:
-        return " / ".join(" ".join(map(str, row)) for row in self.rows)
+        texts = [card_texts()[code] for code in self.codes]
+        return " ".join(texts[:3]) + " / " + " ".join(texts[3:8]) + " / " + " ".join(texts[8:])
 
 
 def hand_of(codes: tuple[int, ...]) -> Hand:

@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING
 
 from cpscore.amounts import Amount, signed
 from cpscore.amounts import text as number
-from cpscore.cards import ROW_NAMES, Card, Hand
+from cpscore.cards import ROW_NAMES, Card, card_texts
 from cpscore.hands import describe, rank_letters
 from cpscore.naturals import REGISTRY, Natural
 from cpscore.rules import RuleSet
@@ -268,7 +268,7 @@ def assessment_data(assessment: Assessment | None) -> dict[str, object]:
     if assessment is None:
         return {"foul": False, "foul_reason": None, "rows": None, "royalties": _royalty_data(None)}
     rows = {}
-    texts = _card_texts()
+    texts = card_texts()
     for row in assessment.rows:
         category, description, ranks = _row_words(row.plain)
         rows[row.name] = {
@@ -298,18 +298,6 @@ def _row_words(value: int) -> tuple[str, str, str]:
 
         words = _WORDS[value] = (category(value), describe(value), rank_letters(value))
     return words
-
-
-_CARD_TEXTS: list[str] = []
-
-
-def _card_texts() -> list[str]:
-    """``Ah`` by card code, made on first use (nothing is built at import)."""
-    if not _CARD_TEXTS:
-        from cpscore.cards import CARDS
-
-        _CARD_TEXTS.extend(str(card) for card in CARDS)
-    return _CARD_TEXTS
 
 
 def _royalty_data(assessment: Assessment | None) -> dict[str, object]:
@@ -346,11 +334,11 @@ def fantasyland_data(fantasyland: Fantasyland | None) -> dict[str, object] | Non
 
 def _player_data(player: PlayerResult) -> dict[str, object]:
     seat = player.seat
-    texts = _card_texts()
+    texts = card_texts()
     return {
         "name": player.name,
         "owner": seat.owner,
-        "hand": _hand_text(seat.hand) if seat.hand else None,
+        "hand": str(seat.hand) if seat.hand else None,
         "cards": [texts[code] for code in seat.codes],
         **assessment_data(player.assessment),
         **natural_data(player.natural),
@@ -360,11 +348,6 @@ def _player_data(player: PlayerResult) -> dict[str, object]:
         "units": player.units,
         "amount": player.amount,
     }
-
-
-def _hand_text(hand: Hand) -> str:
-    texts = [_card_texts()[code] for code in hand.codes]
-    return " ".join(texts[:3]) + " / " + " ".join(texts[3:8]) + " / " + " ".join(texts[8:])
 
 
 def settlement_data(settlement: Settlement) -> dict[str, object]:

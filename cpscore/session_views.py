@@ -268,9 +268,9 @@ _NO_ROWS = '"foul":false,"foul_reason":null,"rows":null,"royalties":{"front":0,"
 
 def _cards_json(codes: Iterable[int]) -> str:
     if not _CARD_JSON:
-        from cpscore.cards import CARDS
+        from cpscore.cards import card_texts
 
-        _CARD_JSON.extend(f'"{card}"' for card in CARDS)
+        _CARD_JSON.extend(f'"{text}"' for text in card_texts())
     texts = _CARD_JSON
     return ",".join([texts[code] for code in codes])
 
@@ -293,12 +293,12 @@ def _row_json(plain: int, royalty: object) -> str:
 
 
 def _player_line(player: PlayerResult) -> str:
-    from cpscore.formatting import _hand_text, fantasyland_data, natural_data
+    from cpscore.formatting import fantasyland_data, natural_data
 
     seat = player.seat
     codes = seat.codes
     hand = seat.hand
-    hand_json = "null" if hand is None else _text(_hand_text(hand))
+    hand_json = "null" if hand is None else _text(str(hand))
     assessment = player.assessment
     if assessment is None:
         rows = _NO_ROWS
