@@ -182,3 +182,21 @@ def text(value: Amount) -> str:
 def signed(value: Amount) -> str:
     """``+2``, ``-2`` or ``0``."""
     return text(value) if value <= 0 else "+" + text(value)
+
+
+def share(total: Amount, parts: int) -> Amount:
+    """``total / parts`` rounded half up (away from zero) to 0.01, the one place
+    cpscore rounds (docs/rules.md 8, ``home_run_split = "equal"``).
+
+    >>> share(30, 3), share(10, 3), share(-5, 3), share(1, 8)
+    (10, Decimal('3.33'), Decimal('-1.67'), Decimal('0.13'))
+    """
+    if isinstance(total, int) and total % parts == 0:
+        return total // parts
+    from decimal import ROUND_HALF_UP, Decimal, Inexact, localcontext
+
+    with localcontext() as context:
+        context.traps[Inexact] = False
+        context.prec = WHOLE_DIGITS + FRACTION_DIGITS + 10
+        rounded = (Decimal(total) / parts).quantize(Decimal("0.01"), rounding=ROUND_HALF_UP)
+    return exact(rounded)

@@ -4,8 +4,9 @@ A deal file has one ``NAME: HAND`` per line; ``#`` starts a comment and blank
 lines are skipped.  Names are case-sensitive, non-empty, and contain none of
 ``= : / # |``.  A hand may be followed by markers after ``;``:
 ``; waive`` (play the rows instead of a natural), ``; fantasyland`` (this
-player plays the deal in Fantasyland); ``NAME: surrender`` (or ``HAND;
-surrender``) surrenders.  ``OWNER[LABEL]`` names one of several hands of one
+player plays the deal in Fantasyland), ``; banker`` (this player holds the
+bank, under banker pairing); ``NAME: surrender`` (or ``HAND; surrender``)
+surrenders.  ``OWNER[LABEL]`` names one of several hands of one
 player (criss-cross): hands of one owner never play each other.  Every error
 names the file and line (or the argument) and the player.
 
@@ -25,7 +26,7 @@ from cpscore.records import Record
 from cpscore.rules import RuleSet
 
 FORBIDDEN_IN_NAMES = "=:/#|"
-MARKERS = ("surrender", "waive", "fantasyland")
+MARKERS = ("surrender", "waive", "fantasyland", "banker")
 MIN_PLAYERS = 2
 
 
@@ -45,8 +46,8 @@ class Seat(Record):
     surrender without cards), its 13 cards (empty for such a surrender), and
     the player's markers."""
 
-    __slots__ = ("name", "owner", "hand", "_cards", "surrendered", "waive", "fantasyland", "codes")
-    _args = ("name", "owner", "hand", "cards", "surrendered", "waive", "fantasyland")
+    __slots__ = ("name", "owner", "hand", "_cards", "surrendered", "waive", "fantasyland", "banker", "codes")
+    _args = ("name", "owner", "hand", "cards", "surrendered", "waive", "fantasyland", "banker")
 
     def __init__(
         self,
@@ -57,6 +58,7 @@ class Seat(Record):
         surrendered: bool,
         waive: bool,
         fantasyland: bool,
+        banker: bool = False,
     ) -> None:
         self.name = name
         self.owner = owner
@@ -65,6 +67,7 @@ class Seat(Record):
         self.surrendered = surrendered
         self.waive = waive
         self.fantasyland = fantasyland
+        self.banker = banker  # marked as the banker of this deal (banker pairing)
         #: The cards' codes, front first for a set hand (what settlement reads).
         self.codes: tuple[int, ...] = hand.codes if hand is not None else tuple(card.code for card in cards or ())
 
@@ -294,14 +297,21 @@ def _seat(entry: Entry, flags: dict[str, set[str]]) -> Seat:
     if not text.strip():
         if "surrender" not in markers:
             raise DealError(f"{prefix}{entry.name}: no hand (write the 13 cards, or 'surrender')")
-        return Seat(entry.name, owner(entry.name), None, (), True, False, "fantasyland" in markers)
+        return Seat(entry.name, owner(entry.name), None, (), True, False, "fantasyland" in markers, "banker" in markers)
     found = _parsed(text, entry.where, name)
     hand = found if isinstance(found, Hand) else None
     cards = found.cards() if isinstance(found, Hand) else tuple(found)
     if "waive" in markers and hand is None:
         raise DealError(f"{prefix}{entry.name}: only a set hand can waive a natural: set it as front / middle / back")
     return Seat(
-        entry.name, owner(entry.name), hand, cards, "surrender" in markers, "waive" in markers, "fantasyland" in markers
+        entry.name,
+        owner(entry.name),
+        hand,
+        cards,
+        "surrender" in markers,
+        "waive" in markers,
+        "fantasyland" in markers,
+        "banker" in markers,
     )
 
 

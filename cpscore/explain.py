@@ -99,12 +99,12 @@ def _natural_row(row: str, value: int) -> str:
     return f"{_ONE[ranks[0]]}-high three-card {kind} ({letters})"
 
 
-def _natural_tie_break(a: str, natural_a: Natural, b: str, natural_b: Natural) -> str:
+def _natural_tie_break(a: str, natural_a: Natural, b: str, natural_b: Natural, rules: RuleSet) -> str:
     """The tie-break between two equal naturals, in words."""
     if natural_a.key is None:
         return f"both {REGISTRY[natural_a.id].label}: docs/rules.md gives no tie-break, a tie"
     assert natural_b.key is not None  # the same natural: both have a tie-break key or neither
-    outcome = compare(natural_a, natural_b)
+    outcome = compare(natural_a, natural_b, rules)
     if natural_a.id == "six-pairs":
         (pairs_a, odd_a), (pairs_b, odd_b) = natural_a.key, natural_b.key
 
@@ -122,13 +122,13 @@ def _natural_tie_break(a: str, natural_a: Natural, b: str, natural_b: Natural) -
     return f"both {REGISTRY[natural_a.id].label}: {detail}: {verdict}"
 
 
-def _naturals(pair: PairResult, a: PlayerResult, b: PlayerResult) -> list[str]:
+def _naturals(pair: PairResult, a: PlayerResult, b: PlayerResult, rules: RuleSet) -> list[str]:
     natural_a, natural_b = a.natural, b.natural
     if natural_a and natural_b:
         if natural_a.id == natural_b.id:
-            lines = [_natural_tie_break(a.name, natural_a, b.name, natural_b)]
+            lines = [_natural_tie_break(a.name, natural_a, b.name, natural_b, rules)]
         else:
-            higher = a if compare(natural_a, natural_b) > 0 else b
+            higher = a if compare(natural_a, natural_b, rules) > 0 else b
             lines = [
                 f"{a.name}'s {_natural_words(natural_a)} against {b.name}'s {_natural_words(natural_b)}: "
                 f"{higher.name}'s natural ranks higher and collects its own value"
@@ -266,7 +266,7 @@ def explain_pair(pair: PairResult, settlement: Settlement) -> str:
     rules = settlement.rules
     lines = [f"{pair.a} against {pair.b} ({rules.id}):"]
     if pair.decided_by == "natural":
-        body = _naturals(pair, a, b)
+        body = _naturals(pair, a, b, rules)
     elif pair.decided_by == "surrender":
         body = _surrender(pair, a, b, settlement)
     else:

@@ -165,15 +165,19 @@ def describe(value: int) -> str:
 
 class Foul(Record):
     """Why a hand is fouled: the ``stronger`` row beats the ``weaker`` row
-    that should be at least as strong."""
+    that should be at least as strong (``by_suit``: the two are equal in ranks
+    and the stronger wins on suits, with ``suit_foul``)."""
 
-    __slots__ = ("stronger", "weaker", "stronger_value", "weaker_value")
+    __slots__ = ("stronger", "weaker", "stronger_value", "weaker_value", "by_suit")
 
-    def __init__(self, stronger: str, weaker: str, stronger_value: int, weaker_value: int) -> None:
+    def __init__(
+        self, stronger: str, weaker: str, stronger_value: int, weaker_value: int, by_suit: bool = False
+    ) -> None:
         self.stronger = stronger
         self.weaker = weaker
         self.stronger_value = stronger_value
         self.weaker_value = weaker_value
+        self.by_suit = by_suit
 
     @property
     def reason(self) -> str:
@@ -181,6 +185,7 @@ class Foul(Record):
         return (
             f"{self.stronger} {describe(self.stronger_value)} ({rank_letters(self.stronger_value)}) "
             f"beats {self.weaker} {describe(self.weaker_value)} ({rank_letters(self.weaker_value)})"
+            + (" on suits" if self.by_suit else "")
         )
 
 

@@ -17,7 +17,7 @@ strongest one (back first, then middle, then front) breaks ties.
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any
 
 from cpscore.amounts import Amount
@@ -38,26 +38,68 @@ if TYPE_CHECKING:
 class Natural(Record):
     """A claimed natural: its id, its units under the rules, the key that breaks
     a tie with the same natural (``None`` where docs/rules.md gives no tie-break),
-    and for a row-based natural the rows it was made with (back, middle, front)."""
+    for a row-based natural the rows it was made with (back, middle, front), and
+    with ``natural_suit_tiebreak`` the hand's highest card (by rank, then by
+    ``suit_order``), which breaks a tie the key leaves."""
 
-    __slots__ = ("id", "units", "key", "rows")
+    __slots__ = ("id", "units", "key", "rows", "high")
 
-    def __init__(self, id: str, units: Amount, key: tuple | None, rows: tuple[tuple[Card, ...], ...] | None) -> None:
+    def __init__(
+        self,
+        id: str,
+        units: Amount,
+        key: tuple | None,
+        rows: tuple[tuple[Card, ...], ...] | None,
+        high: Card | None = None,
+    ) -> None:
         self.id = id
         self.units = units
         self.key = key
         self.rows = rows
+        self.high = high
 
 
-def compare(a: Natural, b: Natural) -> int:
-    """1 if ``a`` collects from ``b``, -1 if it pays, 0 for a tie (docs/rules.md 7)."""
+def compare(a: Natural, b: Natural, rules: RuleSet) -> int:
+    """1 if ``a`` collects from ``b``, -1 if it pays, 0 for a tie (docs/rules.md 7, 12):
+    of two naturals the more valuable (``natural_order = "value"``, ties in value by
+    ``natural_rank``) or the one earlier in ``natural_rank`` (``"rank"``); the same
+    natural by its tie-break, then (``natural_suit_tiebreak``) by the highest card."""
     if a.id != b.id:
-        strength_a, strength_b = (a.units, -REGISTRY[a.id].line), (b.units, -REGISTRY[b.id].line)
+        places = _places(rules)
+        strength_a, strength_b = -places[a.id], -places[b.id]
+        if rules.natural_order == "value":
+            strength_a, strength_b = (a.units, strength_a), (b.units, strength_b)  # type: ignore[assignment]
         return (strength_a > strength_b) - (strength_a < strength_b)
-    if a.key is None:
-        return 0
-    assert b.key is not None  # the same natural: both have a tie-break key or neither
-    return (a.key > b.key) - (a.key < b.key)
+    if a.key != b.key:
+        assert a.key is not None and b.key is not None  # the same natural: both have a key or neither
+        return (a.key > b.key) - (a.key < b.key)
+    if a.high is not None and b.high is not None:
+        high_a, high_b = suit_strength(a.high, rules), suit_strength(b.high, rules)
+        return (high_a > high_b) - (high_a < high_b)
+    return 0
+
+
+def suit_strength(card: Card, rules: RuleSet) -> int:
+    """A card's place when cards are ranked by rank, then by ``suit_order`` (greater is higher)."""
+    order = rules.suit_order or ()
+    return card.code // 4 * 4 + (3 - order.index(card.suit.value) if card.suit.value in order else 0)
+
+
+_PLACES: dict[tuple[str, ...], dict[str, int]] = {}
+
+
+def _places(rules: RuleSet) -> dict[str, int]:
+    """Each natural's place in ``natural_rank`` (0 highest); all-high and all-low share
+    a place when they stand next to each other, as docs/rules.md 7 lists them."""
+    rank = rules.natural_rank
+    found = _PLACES.get(rank)
+    if found is None:
+        found = {natural: place for place, natural in enumerate(rank)}
+        high, low = found["all-high"], found["all-low"]
+        if abs(high - low) == 1:
+            found["all-high"] = found["all-low"] = min(high, low)
+        _PLACES[rank] = found
+    return found
 
 
 def detect(cards: Sequence[Card], hand: Hand | None, rules: RuleSet, facts: Facts | None = None) -> Natural | None:
@@ -70,19 +112,21 @@ def detect(cards: Sequence[Card], hand: Hand | None, rules: RuleSet, facts: Fact
         return None
     if facts is None:
         facts = Facts([card.code for card in cards])
-    for natural in _by_value(enabled):  # the first one the cards make is the most valuable
+    for natural in _claim_order(rules):  # the first one the cards make is the one claimed
         kind = REGISTRY[natural]
         if not kind.screen(facts):  # surely not made: its claim need not look
             continue
         found = kind.claim(cards, facts, hand, rules)
         if found is not None:
-            return Natural(natural, enabled[natural], *found)
+            high = max(cards, key=lambda card: suit_strength(card, rules)) if rules.natural_suit_tiebreak else None
+            key, rows = found
+            return Natural(natural, enabled[natural], key, rows, high)
     return None
 
 
 def claims(cards: Sequence[Card], rules: RuleSet) -> list[str]:
-    """Every enabled natural the 13 cards make as an unset hand, most valuable
-    first (a hand claims only the first).
+    """Every enabled natural the 13 cards make as an unset hand, the one a hand
+    claims first (the most valuable, or the first in ``natural_rank``).
 
     >>> from cpscore.cards import parse_cards
     >>> from cpscore.rules import get_rules
@@ -93,30 +137,36 @@ def claims(cards: Sequence[Card], rules: RuleSet) -> list[str]:
         return []
     facts = Facts([card.code for card in cards])
     return [
-        natural
-        for natural in _by_value(rules.naturals)
-        if REGISTRY[natural].claim(cards, facts, None, rules) is not None
+        natural for natural in _claim_order(rules) if REGISTRY[natural].claim(cards, facts, None, rules) is not None
     ]
 
 
-_ORDERS: dict[tuple[tuple[str, Amount], ...], list[str]] = {}
+_ORDERS: dict[tuple[object, ...], list[str]] = {}
 
 
-def _by_value(enabled: Mapping[str, Amount]) -> list[str]:
-    """Enabled naturals, most valuable first (in equal value, docs/rules.md's order)."""
-    key = tuple(enabled.items())
-    if key not in _ORDERS:
-        _ORDERS[key] = sorted(enabled, key=lambda natural: (-enabled[natural], REGISTRY[natural].line))
-    return _ORDERS[key]
+def _claim_order(rules: RuleSet) -> list[str]:
+    """Enabled naturals in the order a hand claims them: most valuable first, in
+    equal value by ``natural_rank`` (``natural_order = "value"``), or in the order
+    of ``natural_rank`` (``"rank"``)."""
+    enabled = rules.naturals
+    key = (tuple(enabled.items()), rules.natural_rank, rules.natural_order)
+    found = _ORDERS.get(key)
+    if found is None:
+        places = _places(rules)
+        if rules.natural_order == "rank":
+            found = sorted(enabled, key=lambda natural: rules.natural_rank.index(natural))
+        else:
+            found = sorted(enabled, key=lambda natural: (-enabled[natural], places[natural]))
+        _ORDERS[key] = found
+    return found
 
 
 # The registry -------------------------------------------------------------------------
 
 
 class Kind(Record):
-    """One natural cpscore knows: its id, its line in docs/rules.md 7 (which breaks
-    ties in value and ranks two naturals of equal units), its label and
-    definition, its cheap ``screen`` and its ``claim``.
+    """One natural cpscore knows: its id, its label and definition, its cheap
+    ``screen`` and its ``claim`` (where it ranks is the rule set's ``natural_rank``).
 
     ``screen(facts)`` is False only when the hand surely does not make the
     natural; ``claim(cards, facts, hand, rules)`` gives ``(key, rows)`` when it
@@ -124,18 +174,16 @@ class Kind(Record):
     tie-break), else None.  Every natural is one entry of :data:`REGISTRY`:
     a natural the registry does not know cannot be claimed or screened."""
 
-    __slots__ = ("id", "line", "label", "definition", "screen", "claim")
+    __slots__ = ("id", "label", "definition", "screen", "claim")
 
     def __init__(
         self,
         id: str,
-        line: int,
         definition: str,
         screen: Callable[[Facts], bool],
         claim: Callable[[Sequence[Card], Facts, Hand | None, RuleSet], Any],
     ) -> None:
         self.id = id
-        self.line = line
         self.label = id.replace("-", " ")
         self.definition = definition
         self.screen = screen
@@ -240,6 +288,36 @@ def _six_pairs(cards: Sequence[Card], facts: Facts, hand: Hand | None, rules: Ru
     return (tuple(pairs), odd if rules.six_pairs_odd_card else None), None
 
 
+def _five_pairs_trips(cards: Sequence[Card], facts: Facts, hand: Hand | None, rules: RuleSet) -> Any:
+    """Five pairs and one three of a kind (a four of a kind is two pairs); the
+    tie-break is the trips' rank, then the pairs from the highest (docs/rules.md 12)."""
+    if facts.distinct > 6:
+        return None
+    counts = facts.counts
+    trips = [rank for rank, count in counts.items() if count == 3]
+    if len(trips) != 1 or any(count % 2 for rank, count in counts.items() if count != 3):
+        return None
+    pairs = sorted((rank for rank, count in counts.items() if count != 3 for _ in range(count // 2)), reverse=True)
+    return (trips[0], tuple(pairs)), None
+
+
+def _five_consecutive_pairs(cards: Sequence[Card], facts: Facts, hand: Hand | None, rules: RuleSet) -> Any:
+    """Two cards or more of each of five consecutive ranks (2-6 up to T-A, the ace
+    only high); the tie-break is the top rank of the highest such run."""
+    if facts.distinct > 8:
+        return None
+    counts = facts.counts
+    for top in range(14, 5, -1):
+        if all(counts.get(rank, 0) >= 2 for rank in range(top - 4, top + 1)):
+            return (top,), None
+    return None
+
+
+def _twelve_one_colour(facts: Facts) -> bool:
+    reds = sum(map(_RED.__getitem__, facts.codes))
+    return reds <= len(facts.codes) - 12 or reds >= 12
+
+
 def _row_screen(kinds: tuple[int, ...], suited_front: bool) -> Callable[[Facts], bool]:
     """A row-based natural's screen: a set hand's middle and back must already
     be rows of the kind (and for flushes its front one suit); an unset hand
@@ -263,51 +341,60 @@ def _row_claim(kind: str) -> Callable[[Sequence[Card], Facts, Hand | None, RuleS
     return claim
 
 
-def _decided(id: str, line: int, definition: str, test: Callable[[Facts], bool]) -> Kind:
+def _decided(id: str, definition: str, test: Callable[[Facts], bool]) -> Kind:
     """A natural its screen decides exactly: the one test is both its screen and its claim."""
-    return Kind(id, line, definition, test, _made(test))
+    return Kind(id, definition, test, _made(test))
 
 
 def _registry() -> dict[str, Kind]:
     entries = [
         Kind(
             "clean-dragon",
-            0,
             "thirteen ranks, 2 to A, all of one suit",
             Bound("distinct", "==", 13),
             _made(_clean_dragon),
         ),
-        _decided("dragon", 1, "thirteen ranks, 2 to A", Bound("distinct", "==", 13)),
-        _decided("twelve-royals", 2, "every card a jack, queen, king or ace", Bound("low", ">=", 11)),
+        _decided("dragon", "thirteen ranks, 2 to A", Bound("distinct", "==", 13)),
+        _decided("twelve-royals", "every card a jack, queen, king or ace", Bound("low", ">=", 11)),
         Kind(
             "three-straight-flushes",
-            3,
             "three rows that are straight flushes",
             _row_screen((STRAIGHT_FLUSH,), True),
             _row_claim("straight-flush"),
         ),
-        Kind("three-quads", 4, "three fours of a kind", Bound("distinct", "<=", 4), _made(_three_quads)),
-        _decided("all-high", 5, "every card an eight or higher", Bound("low", ">=", 8)),
-        # docs/rules.md 7 lists all-high and all-low on one line: they rank alike.
-        _decided("all-low", 5, "every card an eight or lower", Bound("high", "<=", 8)),
-        _decided("one-colour", 7, "every card red, or every card black", _one_colour),
-        Kind("four-trips", 8, "four threes of a kind", Bound("distinct", "<=", 5), _made(_four_trips)),
-        Kind("six-pairs", 9, "six pairs and an odd card", Bound("distinct", "<=", 7), _six_pairs),
+        Kind("three-quads", "three fours of a kind", Bound("distinct", "<=", 4), _made(_three_quads)),
+        _decided("all-high", "every card an eight or higher", Bound("low", ">=", 8)),
+        _decided("all-low", "every card an eight or lower", Bound("high", "<=", 8)),
+        _decided("six-and-higher", "every card a six or higher", Bound("low", ">=", 6)),
+        _decided("one-colour", "every card red, or every card black", _one_colour),
+        _decided("twelve-one-colour", "at least twelve cards red, or twelve black", _twelve_one_colour),
+        Kind("four-trips", "four threes of a kind", Bound("distinct", "<=", 5), _made(_four_trips)),
+        Kind(
+            "five-pairs-trips",
+            "five pairs and a three of a kind",
+            Bound("distinct", "<=", 6),
+            _five_pairs_trips,
+        ),
+        Kind("six-pairs", "six pairs and an odd card", Bound("distinct", "<=", 7), _six_pairs),
+        Kind(
+            "five-consecutive-pairs",
+            "pairs of five consecutive ranks",
+            Bound("distinct", "<=", 8),
+            _five_consecutive_pairs,
+        ),
         Kind(
             "three-straights",
-            10,
             "three rows that are straights",
             _row_screen((STRAIGHT, STRAIGHT_FLUSH), False),
             _row_claim("straight"),
         ),
         Kind(
             "three-flushes",
-            11,
             "three rows that are flushes",
             _row_screen((FLUSH, STRAIGHT_FLUSH), True),
             _row_claim("flush"),
         ),
-        _decided("no-broadway", 12, "no jack, queen or king (aces allowed)", lambda f: not set(f.ranks) & {11, 12, 13}),
+        _decided("no-broadway", "no jack, queen or king (aces allowed)", lambda f: not set(f.ranks) & {11, 12, 13}),
     ]
     return {entry.id: entry for entry in entries}
 

@@ -15,7 +15,19 @@ HERE = pathlib.Path(__file__).parent
 PRESET_DIR = HERE / "presets"
 PRESETS_PATH = HERE / "_presets.py"
 #: The order of docs/rules.md 11.
-ORDER = ("2-4", "1-6", "ofc", "ofc-western", "pineapple", "taiwanese")
+ORDER = (
+    "2-4",
+    "1-6",
+    "ofc",
+    "ofc-western",
+    "pineapple",
+    "taiwanese",
+    "shisanshui",
+    "maubinh",
+    "capsa",
+    "pusoy",
+    "pineapple-ru",
+)
 
 
 def read_presets() -> dict[str, dict[str, object]]:

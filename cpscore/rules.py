@@ -33,6 +33,15 @@ METHODS = tuple(METHOD_BONUSES)
 ROYALTY_MODES = ("none", "holder", "row-bonus", "row-value")
 WHEELS = ("lowest", "second")
 FANTASYLAND = ("none", "standard", "progressive")
+CRISS_CROSS = ("all", "corresponding")
+HOME_RUN_SPLITS = ("pair", "equal")
+NATURAL_ORDERS = ("value", "rank")
+NATURAL_VS_NATURAL = ("higher", "net")
+PAIRINGS = ("all", "banker")
+BANKER_ROTATIONS = ("fixed", "next")
+CAP_SCOPES = ("deal", "session")
+SPADE_BONUSES = ("row", "own")
+SUITS = "shdc"
 #: Natural ids, most valuable first as docs/rules.md 7 lists them (its order breaks
 #: ties in value; all-high and all-low share a line).
 NATURALS = (
@@ -43,19 +52,27 @@ NATURALS = (
     "three-quads",
     "all-high",
     "all-low",
+    "six-and-higher",
     "one-colour",
+    "twelve-one-colour",
     "four-trips",
+    "five-pairs-trips",
     "six-pairs",
+    "five-consecutive-pairs",
     "three-straights",
     "three-flushes",
     "no-broadway",
 )
+#: The default ``natural_rank`` (docs/rules.md 12): the order above.
+NATURAL_RANK = NATURALS
 _LETTERS = "23456789TJQKA"
-#: Keys of a front royalty table: ``22`` ... ``AA`` for pairs, ``222`` ... ``AAA`` for trips.
-FRONT_KEYS = tuple(letter * 2 for letter in _LETTERS) + tuple(letter * 3 for letter in _LETTERS)
-#: Keys of a middle or back royalty table: category ids from a pair up
-#: (``royal-flush`` falls back to ``straight-flush`` when a table has no entry for it).
-FIVE_CARD_KEYS = CATEGORY_IDS[1:]
+#: Keys of a front royalty table: ``22`` ... ``AA`` for pairs, ``222`` ... ``AAA`` for trips
+#: of that rank (a rule file may write these ``trips-2`` ... ``trips-A``), ``trips`` for any trips.
+FRONT_KEYS = tuple(letter * 2 for letter in _LETTERS) + tuple(letter * 3 for letter in _LETTERS) + ("trips",)
+#: Keys of a middle or back royalty table: category ids from a pair up, ``quads-2`` ...
+#: ``quads-A`` for quads of that rank and ``steel-wheel`` (the A-2-3-4-5 straight flush);
+#: ``royal-flush`` and ``steel-wheel`` fall back to ``straight-flush`` when a table has no entry.
+FIVE_CARD_KEYS = (*CATEGORY_IDS[1:], *(f"quads-{letter}" for letter in _LETTERS), "steel-wheel")
 ROW_TABLES = {"front": FRONT_KEYS, "middle": FIVE_CARD_KEYS, "back": FIVE_CARD_KEYS}
 _EMPTY: Mapping[str, Amount] = MappingProxyType({})
 
@@ -82,33 +99,79 @@ class RoyaltyTable(Record):
         self.key = tuple(tuple(sorted(row.items())) for row in (front, middle, back))
 
     def lookup(self, row: str, category: str, ranks: str = "") -> Amount:
-        """Units for a row of this category; ``ranks`` are the front's group
-        letters (``QQ`` for a pair of queens, ``777`` for trips)."""
+        """Units for a row of this category (``royal-flush`` and ``steel-wheel`` are
+        categories here); ``ranks`` are the row's group letters (``QQ`` for a pair of
+        queens, ``777`` for trips, ``8888`` for quads).  The most specific entry wins:
+        a royal flush or steel wheel's own, then the rank's, then the category's."""
         if row == "front":
-            return self.front.get(ranks, 0) if category in ("pair", "trips") else 0
+            if category not in ("pair", "trips"):
+                return 0
+            found = self.front.get(ranks)
+            return found if found is not None else self.front.get(category, 0) if category == "trips" else 0
         table = self.middle if row == "middle" else self.back
-        if category == "royal-flush" and category not in table:
+        if category in ("royal-flush", "steel-wheel"):
+            found = table.get(category)
+            if found is not None:
+                return found
             category = "straight-flush"
+        elif category == "quads" and ranks:
+            found = table.get(f"quads-{ranks[0]}")
+            if found is not None:
+                return found
         return table.get(category, 0)
 
 
 class Royalties(Record):
     """How royalties are paid (docs/rules.md 6)."""
 
-    __slots__ = ("mode", "table", "cancel_when_both", "max_per_hand", "spade_bonus")
+    __slots__ = ("mode", "table", "cancel_when_both", "max_per_hand", "spade_bonus", "broken_royalties")
 
     def __init__(
-        self, mode: str, table: RoyaltyTable, cancel_when_both: bool, max_per_hand: int, spade_bonus: bool
+        self,
+        mode: str,
+        table: RoyaltyTable,
+        cancel_when_both: bool,
+        max_per_hand: int,
+        spade_bonus: str | bool,
+        broken_royalties: bool = False,
     ) -> None:
         self.mode = mode  # none, holder, row-bonus or row-value
         self.table = table
         self.cancel_when_both = cancel_when_both
         self.max_per_hand = max_per_hand  # 0: no limit
-        self.spade_bonus = spade_bonus
+        self.spade_bonus = spade_bonus  # False, "row" (both hands' royalties in the 2s row) or "own"
+        self.broken_royalties = broken_royalties  # quads and straight flushes split across rows pay
+
+
+#: Every setting of a rule set beside the method and royalties, with its default
+#: (docs/rules.md 3-12): what a rule file may leave out of a complete rule set
+#: written before the setting existed.  The order is the order of ``settings()``.
+DEFAULTS: Mapping[str, object] = MappingProxyType(
+    {
+        "foul_plays": False,
+        "fantasyland_cards": 13,
+        "criss_cross": "all",
+        "home_run_min_opponents": 3,
+        "home_run_split": "pair",
+        "suit_order": None,
+        "suit_foul": False,
+        "natural_suit_tiebreak": False,
+        "natural_rank": NATURAL_RANK,
+        "natural_order": "value",
+        "natural_vs_natural": "higher",
+        "false_claim": None,
+        "pairing": "all",
+        "banker_rotation": "fixed",
+        "banker_wins_ties": False,
+        "cap": None,
+        "cap_scope": "deal",
+        "table_stakes": None,
+    }
+)
 
 
 class RuleSet(Record):
-    """Everything that decides a settlement (docs/rules.md 11).  Build one from
+    """Everything that decides a settlement (docs/rules.md 11, 12).  Build one from
     settings with :func:`from_settings`, which validates every setting.
     ``preset`` names the preset a house rule set started from."""
 
@@ -118,7 +181,7 @@ class RuleSet(Record):
         "method",
         "royalties",
         "naturals",
-        "surrender",
+        "_surrender",
         "scoop_doubles",
         "home_run",
         "ace_high_front_straight",
@@ -127,8 +190,10 @@ class RuleSet(Record):
         "low_middle",
         "fantasyland",
         "max_players",
+        *DEFAULTS,
         "preset",
     )
+    _args = tuple(name.lstrip("_") for name in __slots__)
 
     def __init__(
         self,
@@ -137,7 +202,7 @@ class RuleSet(Record):
         method: str,
         royalties: Royalties,
         naturals: Mapping[str, Amount],
-        surrender: Amount | None,
+        surrender: Amount | float | None,
         scoop_doubles: bool,
         home_run: bool,
         ace_high_front_straight: bool,
@@ -147,13 +212,34 @@ class RuleSet(Record):
         fantasyland: str,
         max_players: int,
         preset: str,
+        foul_plays: bool = False,
+        fantasyland_cards: int = 13,
+        criss_cross: str = "all",
+        home_run_min_opponents: int = 3,
+        home_run_split: str = "pair",
+        suit_order: tuple[str, ...] | None = None,
+        suit_foul: bool = False,
+        natural_suit_tiebreak: bool = False,
+        natural_rank: tuple[str, ...] = NATURAL_RANK,
+        natural_order: str = "value",
+        natural_vs_natural: str = "higher",
+        false_claim: Amount | None = None,
+        pairing: str = "all",
+        banker_rotation: str = "fixed",
+        banker_wins_ties: bool = False,
+        cap: Amount | None = None,
+        cap_scope: str = "deal",
+        table_stakes: Amount | bool | None = None,
     ) -> None:
         self.id = id
         self.summary = summary
         self.method = method
         self.royalties = royalties
         self.naturals = naturals  # enabled naturals and their units
-        self.surrender = surrender  # units a surrendering player pays; None: not allowed
+        # Units a surrendering player pays; None: not allowed.  A preset's fraction
+        # (2.5) is kept as its float until asked for, so that a run with no
+        # surrender needs no decimal arithmetic at all (start-up).
+        self._surrender = surrender
         self.scoop_doubles = scoop_doubles
         self.home_run = home_run
         self.ace_high_front_straight = ace_high_front_straight
@@ -163,12 +249,38 @@ class RuleSet(Record):
         self.fantasyland = fantasyland
         self.max_players = max_players
         self.preset = preset
+        self.foul_plays = foul_plays  # a fouled hand pays its penalty and still plays its rows
+        self.fantasyland_cards = fantasyland_cards  # cards dealt in standard Fantasyland
+        self.criss_cross = criss_cross  # all: every hand plays each of the opponent's; corresponding
+        self.home_run_min_opponents = home_run_min_opponents
+        self.home_run_split = home_run_split  # pair: x2 again a pair; equal: the extra shared out
+        self.suit_order = suit_order  # suits highest first, breaking ties of equal rows; None: never
+        self.suit_foul = suit_foul  # the foul check of middle against back uses suit_order
+        self.natural_suit_tiebreak = natural_suit_tiebreak  # the highest card breaks a tie of naturals
+        self.natural_rank = natural_rank  # natural ids, highest first
+        self.natural_order = natural_order  # value: the most valuable natural; rank: natural_rank
+        self.natural_vs_natural = natural_vs_natural  # higher: the higher collects; net: both, netted
+        self.false_claim = false_claim  # units a false claim pays each opponent; None: an error
+        self.pairing = pairing  # all: every pair; banker: only pairs with the banker
+        self.banker_rotation = banker_rotation  # fixed, or next: the bank passes after each deal
+        self.banker_wins_ties = banker_wins_ties
+        self.cap = cap  # money a player can win or lose at most in cap_scope; None: no cap
+        self.cap_scope = cap_scope  # deal or session
+        self.table_stakes = table_stakes  # a stack's money at the start; True: the session's buy-in
+
+    @property
+    def surrender(self) -> Amount | None:
+        value = self._surrender
+        if isinstance(value, float):
+            value = self._surrender = exact(value)
+        return value
 
     def settings(self) -> dict[str, object]:
         """Every setting as nested plain data, the inverse of :func:`from_settings`
-        (a surrender that is not allowed is ``False``, a natural that is off too)."""
+        (a surrender that is not allowed is ``False``, a natural that is off too,
+        and so is every other setting that is off)."""
         royalties = self.royalties
-        return {
+        data: dict[str, object] = {
             "id": self.id,
             "summary": self.summary,
             "method": self.method,
@@ -181,15 +293,20 @@ class RuleSet(Record):
             "low_middle": self.low_middle,
             "fantasyland": self.fantasyland,
             "max_players": self.max_players,
-            "royalties": {
-                "mode": royalties.mode,
-                "cancel_when_both": royalties.cancel_when_both,
-                "max_per_hand": royalties.max_per_hand,
-                "spade_bonus": royalties.spade_bonus,
-                **{row: dict(getattr(royalties.table, row)) for row in ROW_TABLES},
-            },
-            "naturals": {natural: self.naturals.get(natural, False) for natural in NATURALS},
         }
+        for key in DEFAULTS:
+            value = getattr(self, key)
+            data[key] = False if value is None else list(value) if isinstance(value, tuple) else value
+        data["royalties"] = {
+            "mode": royalties.mode,
+            "cancel_when_both": royalties.cancel_when_both,
+            "max_per_hand": royalties.max_per_hand,
+            "spade_bonus": royalties.spade_bonus,
+            "broken_royalties": royalties.broken_royalties,
+            **{row: dict(getattr(royalties.table, row)) for row in ROW_TABLES},
+        }
+        data["naturals"] = {natural: self.naturals.get(natural, False) for natural in NATURALS}
+        return data
 
 
 # Validation of settings ----------------------------------------------------------
@@ -270,9 +387,74 @@ class _Settings:
             if key not in allowed:
                 raise self.error(key, f"unknown setting (allowed here: {', '.join(allowed)})")
 
+    def surrender(self, key: str) -> Amount | float | None:
+        """As :meth:`units_or_off`; a preset's fraction (a float: rule files read
+        decimals) is checked here and kept as it is (:attr:`RuleSet.surrender`)."""
+        value = self.raw(key)
+        if isinstance(value, float) and value >= 0 and value * 100 == int(value * 100):
+            return value
+        return self.units_or_off(key)
 
-_TOP_KEYS = RuleSet.__slots__[:-1]  # every setting; "preset" is the rule file's own key
-_ROYALTY_KEYS = ("mode", "cancel_when_both", "max_per_hand", "spade_bonus", *ROW_TABLES)
+    def units_or_true(self, key: str) -> Amount | bool | None:
+        """A non-negative exact amount, ``true`` (kept as True) or ``false`` (None)."""
+        value = self.raw(key)
+        if value is True:
+            return True
+        if value is False:
+            return None
+        try:
+            return self._units(key, value, allow_off=True)
+        except RulesError:
+            raise self.error(key, f"{shown(value)} is not an amount of money, true or false") from None
+
+    def spade_bonus(self, key: str) -> str | bool:
+        value = self.raw(key)
+        if value is True:
+            return "row"
+        if value is False:
+            return False
+        if isinstance(value, str) and value in SPADE_BONUSES:
+            return value
+        raise self.error(key, f"{shown(value)} is not one of false, true (row), row, own")
+
+    def suit_order(self, key: str) -> tuple[str, ...] | None:
+        value = self.raw(key)
+        if value is False or value == "none":
+            return None
+        if not isinstance(value, list) or sorted(map(str, value)) != sorted(SUITS):
+            raise self.error(
+                key, f'{shown(value)} is not the four suits highest first, such as ["s", "h", "c", "d"], or false'
+            )
+        return tuple(value)
+
+    def natural_rank(self, key: str) -> tuple[str, ...]:
+        value = self.raw(key)
+        if not isinstance(value, list) or not all(isinstance(item, str) for item in value):
+            raise self.error(key, f"{shown(value)} is not a list of natural ids, highest first")
+        for item in value:
+            if item not in NATURALS:
+                raise self.error(key, f"unknown natural {shown(item)} (one of {', '.join(NATURALS)})")
+        repeated = [item for item in value if value.count(item) > 1]
+        if repeated:
+            raise self.error(key, f"{shown(repeated[0])} is listed twice")
+        # Naturals left out keep their default places, after the listed ones.
+        return (*value, *(item for item in NATURAL_RANK if item not in value))
+
+
+_TOP_KEYS = RuleSet._args[:-1]  # every setting; "preset" is the rule file's own key
+_ROYALTY_KEYS = ("mode", "cancel_when_both", "max_per_hand", "spade_bonus", "broken_royalties", *ROW_TABLES)
+_TRIPS_SPELLING = {f"trips-{letter}": letter * 3 for letter in _LETTERS}
+
+
+def _front_entries(entries: _Settings) -> dict[str, object]:
+    """A front table with ``trips-R`` written as ``RRR``; both spellings of one key is an error."""
+    data: dict[str, object] = {}
+    for key, value in entries.data.items():
+        plain = _TRIPS_SPELLING.get(key, key)
+        if plain in data:
+            raise entries.error(key, f"the same entry as {plain}: give it once")
+        data[plain] = value
+    return data
 
 
 def from_settings(data: Mapping[str, object], source: str = "", preset: str = "") -> RuleSet:
@@ -286,12 +468,14 @@ def from_settings(data: Mapping[str, object], source: str = "", preset: str = ""
     tables = {}
     for row, keys in ROW_TABLES.items():
         entries = royalties.table(row) if row in royalties.data else _Settings({}, source, f"royalties.{row}.")
+        if row == "front":
+            entries = _Settings(_front_entries(entries), source, entries.prefix)
         entries.only(keys)
         tables[row] = MappingProxyType({key: entries.units(key) for key in entries.data})
     naturals = top.table("naturals")
     naturals.only(NATURALS)
     enabled = {key: naturals.units_or_off(key) for key in naturals.data}
-    return RuleSet(
+    rules = RuleSet(
         id=top.text("id"),
         summary=top.text("summary"),
         method=top.choice("method", METHODS),
@@ -300,10 +484,11 @@ def from_settings(data: Mapping[str, object], source: str = "", preset: str = ""
             table=RoyaltyTable(**tables),
             cancel_when_both=royalties.flag("cancel_when_both"),
             max_per_hand=royalties.whole("max_per_hand", 0),
-            spade_bonus=royalties.flag("spade_bonus"),
+            spade_bonus=royalties.spade_bonus("spade_bonus"),
+            broken_royalties=royalties.flag("broken_royalties"),
         ),
         naturals=MappingProxyType({key: units for key, units in enabled.items() if units is not None}),
-        surrender=top.units_or_off("surrender"),
+        surrender=top.surrender("surrender"),
         scoop_doubles=top.flag("scoop_doubles"),
         home_run=top.flag("home_run"),
         ace_high_front_straight=top.flag("ace_high_front_straight"),
@@ -313,7 +498,50 @@ def from_settings(data: Mapping[str, object], source: str = "", preset: str = ""
         fantasyland=top.choice("fantasyland", FANTASYLAND),
         max_players=top.whole("max_players", 2, 4),
         preset=preset or top.text("id"),
+        foul_plays=top.flag("foul_plays"),
+        fantasyland_cards=top.whole("fantasyland_cards", 13, 14),
+        criss_cross=top.choice("criss_cross", CRISS_CROSS),
+        home_run_min_opponents=top.whole("home_run_min_opponents", 1, 3),
+        home_run_split=top.choice("home_run_split", HOME_RUN_SPLITS),
+        suit_order=top.suit_order("suit_order"),
+        suit_foul=top.flag("suit_foul"),
+        natural_suit_tiebreak=top.flag("natural_suit_tiebreak"),
+        natural_rank=top.natural_rank("natural_rank"),
+        natural_order=top.choice("natural_order", NATURAL_ORDERS),
+        natural_vs_natural=top.choice("natural_vs_natural", NATURAL_VS_NATURAL),
+        false_claim=top.units_or_off("false_claim"),
+        pairing=top.choice("pairing", PAIRINGS),
+        banker_rotation=top.choice("banker_rotation", BANKER_ROTATIONS),
+        banker_wins_ties=top.flag("banker_wins_ties"),
+        cap=top.units_or_off("cap"),
+        cap_scope=top.choice("cap_scope", CAP_SCOPES),
+        table_stakes=top.units_or_true("table_stakes"),
     )
+    _check_combinations(rules, top)
+    return rules
+
+
+def _check_combinations(rules: RuleSet, top: _Settings) -> None:
+    """Settings that cannot go together, or that would have no effect (docs/rules.md 12)."""
+    if rules.suit_order is None:
+        for key in ("suit_foul", "natural_suit_tiebreak"):
+            if getattr(rules, key):
+                raise top.error(key, "needs suit_order (the suits, highest first)")
+    elif rules.low_middle:
+        raise top.error("suit_order", "cannot be combined with low_middle (cpscore does not define suits in a low row)")
+    if rules.pairing == "all":
+        if rules.banker_rotation != "fixed":
+            raise top.error("banker_rotation", 'has no effect without pairing = "banker"')
+        if rules.banker_wins_ties:
+            raise top.error("banker_wins_ties", 'has no effect without pairing = "banker"')
+    elif rules.criss_cross != "all":
+        raise top.error("pairing", "banker pairing cannot be combined with criss-cross")
+    if rules.cap is None and rules.cap_scope != "deal":
+        raise top.error("cap_scope", "has no effect without a cap")
+    if rules.table_stakes is not None and rules.table_stakes is not True and rules.table_stakes <= 0:
+        raise top.error("table_stakes", "a stack of 0 cannot pay anything: give a buy-in above 0, or false")
+    if rules.cap is not None and rules.cap <= 0:
+        raise top.error("cap", "a cap of 0 would cut every payment: give an amount above 0, or false")
 
 
 # Presets and rule files -----------------------------------------------------------
@@ -380,6 +608,9 @@ def rules_from_toml(text: str, source: str, default_id: str = "house") -> RuleSe
         raise top.error("preset", f"unknown preset {shown(preset)} (one of {', '.join(preset_names())})") from None
     overrides = {key: value for key, value in data.items() if key != "preset"}
     settings = _merge(base.settings(), overrides)
+    changed = overrides.get("fantasyland_cards", base.fantasyland_cards) != base.fantasyland_cards
+    if changed and settings.get("fantasyland") != "standard":
+        raise top.error("fantasyland_cards", 'has no effect unless fantasyland = "standard"')
     if "id" not in overrides:
         settings["id"] = default_id
     if "summary" not in overrides:
@@ -424,8 +655,11 @@ def resolve_rules(name_or_path: str) -> RuleSet:
 
 
 def with_spade_bonus(rules: RuleSet) -> RuleSet:
-    """The same rules with the double-spade bonus switched on."""
-    return rules._replace(royalties=rules.royalties._replace(spade_bonus=True))
+    """The same rules with the spade bonus switched on (``"row"``, docs/rules.md 6),
+    unless the rules already have it (a rule file's ``"own"`` stays)."""
+    if rules.royalties.spade_bonus:
+        return rules
+    return rules._replace(royalties=rules.royalties._replace(spade_bonus="row"))
 
 
 # TOML output ----------------------------------------------------------------------
@@ -438,6 +672,8 @@ def _toml_value(value: object) -> str:
         return "true" if value else "false"
     if isinstance(value, str):
         return '"' + value.replace("\\", "\\\\").replace('"', '\\"') + '"'
+    if isinstance(value, list):
+        return "[" + ", ".join(_toml_value(item) for item in value) + "]"
     return text(value)  # type: ignore[arg-type]  # an amount: settings() holds nothing else
 
 

@@ -21,11 +21,12 @@ otherwise).
 from __future__ import annotations
 
 from collections.abc import Collection, Mapping, Sequence
+from typing import Any
 
 from cpscore.amounts import Amount
-from cpscore.cards import ROW_NAMES, Card, Hand
+from cpscore.cards import RANK_OF, ROW_NAMES, SUIT_OF, Card, Hand, card_code
 from cpscore.deal import Deal, Seat
-from cpscore.errors import DealError
+from cpscore.errors import DealError, shown
 from cpscore.hands import (
     Foul,
     category,
@@ -40,7 +41,7 @@ from cpscore.hands import (
 from cpscore.naturals import Facts, Natural, compare, detect, screen
 from cpscore.records import Record
 from cpscore.rules import METHOD_BONUSES, RuleSet
-from cpscore.values import CATEGORY_SHIFT
+from cpscore.values import CATEGORY_SHIFT, STEEL_WHEEL, WHEEL
 
 _TWO_OF_SPADES = 3  # the code of 2s
 
@@ -70,7 +71,7 @@ class Core(Record):
     The kernel works on these; :class:`Assessment` adds the cards and reasons
     for the views."""
 
-    __slots__ = ("values", "plains", "foul", "royalties")
+    __slots__ = ("values", "plains", "foul", "royalties", "spade", "broken")
 
     def __init__(
         self,
@@ -78,11 +79,15 @@ class Core(Record):
         plains: tuple[int, int, int],
         foul: Foul | None,
         royalties: tuple[Amount, Amount, Amount],
+        spade: int = -1,
+        broken: Amount = 0,
     ) -> None:
-        self.values = values
+        self.values = values  # with suit_order, each row's suits below its ranks: rows never tie
         self.plains = plains
         self.foul = foul
         self.royalties = royalties
+        self.spade = spade  # with spade_bonus "row": the row (0-2) holding 2s, else -1
+        self.broken = broken  # broken_royalties: what its split quads and straight flushes earn
 
 
 class Assessment(Record):
@@ -118,7 +123,7 @@ class Assessment(Record):
 
     @property
     def royalty_total(self) -> Amount:
-        return sum(self.core.royalties)
+        return sum(self.core.royalties) + self.core.broken
 
 
 class Fantasyland(Record):
@@ -178,9 +183,12 @@ class PlayerResult(Record):
 class PairResult(Record):
     """One pair, from ``a``'s side: ``units`` is what b pays a (negative when a
     pays).  ``decided_by`` is ``natural``, ``surrender`` or ``rows``; then
-    ``units = (row_units + bonus + royalties) * multiplier + natural + surrender``.
-    ``rows`` are front, middle, back as 1 won, 0 tied, -1 lost (all 0 when a
-    natural or a surrender decided the pair)."""
+    ``units = (row_units + bonus + royalties) * multiplier + penalty + split
+    + natural + surrender``.  ``rows`` are front, middle, back as 1 won, 0 tied,
+    -1 lost (all 0 when a natural or a surrender decided the pair), and
+    ``notes`` what decided each (``suit``, ``banker`` or ``""``).  ``amount`` is
+    the money paid: ``units * stake``, or less when a cap or a stack ``cut`` it
+    from ``owed``."""
 
     __slots__ = (
         "a",
@@ -196,6 +204,11 @@ class PairResult(Record):
         "units",
         "stake",
         "amount",
+        "penalty",
+        "split",
+        "owed",
+        "cut",
+        "notes",
     )
 
     def __init__(
@@ -213,6 +226,11 @@ class PairResult(Record):
         units: Amount,
         stake: Amount,
         amount: Amount,
+        penalty: Amount = 0,
+        split: Amount = 0,
+        owed: Amount = 0,
+        cut: str = "",
+        notes: tuple[str, str, str] = ("", "", ""),
     ) -> None:
         self.a = a
         self.b = b
@@ -221,12 +239,17 @@ class PairResult(Record):
         self.row_units = row_units  # 1 a row won, -1 a row lost
         self.bonus = bonus  # the method's bonus (2-4 overall unit, 1-6 scoop)
         self.royalties = royalties  # holder: a's royalties less b's; row modes: the row winners' extra
-        self.multiplier = multiplier  # 1; 2 for a scoop that doubles; 4 with a home run
+        self.multiplier = multiplier  # 1; 2 for a scoop that doubles; 4 with a home run (pair split)
         self.natural = natural
         self.surrender = surrender
         self.units = units
         self.stake = stake
         self.amount = amount
+        self.penalty = penalty  # foul_plays: what the fouled hand pays beside its rows
+        self.split = split  # home_run_split "equal": the share of the home run's total
+        self.owed = owed  # with a cap or table stakes: the money before the cut (else 0)
+        self.cut = cut  # "cap" or "stack" when it cut the payment, else ""
+        self.notes = notes
 
 
 class OwnerTotal(Record):
@@ -244,7 +267,7 @@ class Settlement(Record):
     """A settled deal.  ``warnings`` are things the input asked for that had no
     effect (a waive on a hand that makes no natural): the views show them."""
 
-    __slots__ = ("rules", "stake", "players", "pairs", "owners", "warnings")
+    __slots__ = ("rules", "stake", "players", "pairs", "owners", "warnings", "banker", "standing")
 
     def __init__(
         self,
@@ -254,6 +277,8 @@ class Settlement(Record):
         pairs: tuple[PairResult, ...],
         owners: tuple[OwnerTotal, ...],
         warnings: tuple[str, ...] = (),
+        banker: str | None = None,
+        standing: Standing | None = None,
     ) -> None:
         self.rules = rules
         self.stake = stake
@@ -261,6 +286,8 @@ class Settlement(Record):
         self.pairs = pairs
         self.owners = owners
         self.warnings = warnings
+        self.banker = banker  # the banker's name under banker pairing, else None
+        self.standing = standing  # net and stacks after the deal, for caps and table stakes
 
 
 # One hand ---------------------------------------------------------------------------
@@ -271,11 +298,9 @@ def royalty(rules: RuleSet, row_name: str, value: int) -> Amount:
     spade bonus and ``max_per_hand`` (0 without royalties)."""
     if rules.royalties.mode == "none" or (row_name == "middle" and rules.low_middle):
         return 0
-    kind = category(value)
-    if row_name != "front":
-        return rules.royalties.table.lookup(row_name, kind)
-    # A front's table key is its group: QQ for a pair of queens, 777 for trips.
-    ranks = rank_letters(value).replace("-", "")[: 3 if kind == "trips" else 2]
+    kind = "steel-wheel" if value == STEEL_WHEEL else category(value)
+    # A row's rank key is its group: QQ for a pair of queens, 777 for trips, 8888 for quads.
+    ranks = rank_letters(value).replace("-", "")[: 3 if kind == "trips" else 4 if kind == "quads" else 2]
     return rules.royalties.table.lookup(row_name, kind, ranks)
 
 
@@ -286,7 +311,18 @@ class _Model:
     :func:`method_bonus` and :func:`_scoops`); and royalties remembered by row
     value (the same few values come up again and again in a session)."""
 
-    __slots__ = ("by_rows", "mode", "second", "low_middle", "royalty_memos", "plain_royalties")
+    __slots__ = (
+        "by_rows",
+        "mode",
+        "second",
+        "low_middle",
+        "royalty_memos",
+        "plain_royalties",
+        "strength",
+        "suit_foul",
+        "spade_row",
+        "broken",
+    )
 
     def __init__(self, rules: RuleSet) -> None:
         import itertools
@@ -304,6 +340,11 @@ class _Model:
         self.royalty_memos: tuple[dict[int, Amount], dict[int, Amount], dict[int, Amount]] = ({}, {}, {})
         # Royalties are looked up and nothing else: no spade bonus, no limit per hand.
         self.plain_royalties = not royalties.spade_bonus and not royalties.max_per_hand
+        #: With suit_order, each suit's strength by suit code (3 highest), else None.
+        self.strength = None if rules.suit_order is None else [3 - rules.suit_order.index(suit) for suit in "cdhs"]
+        self.suit_foul = rules.suit_foul
+        self.spade_row = royalties.spade_bonus == "row"
+        self.broken = royalties.broken_royalties
 
 
 _MODELS: dict[tuple[object, ...], _Model] = {}
@@ -328,6 +369,9 @@ def _model(rules: RuleSet) -> _Model:
         royalties.table.key,
         royalties.spade_bonus,
         royalties.max_per_hand,
+        royalties.broken_royalties,
+        rules.suit_order,
+        rules.suit_foul,
     )
     found = _MODELS.get(key)
     if found is None:
@@ -339,11 +383,16 @@ def _model(rules: RuleSet) -> _Model:
 
 
 def _royalties(
-    rules: RuleSet, rows: tuple[Sequence[int], Sequence[int], Sequence[int]], plains: tuple[int, int, int]
-) -> tuple[Amount, Amount, Amount]:
+    rules: RuleSet,
+    rows: tuple[Sequence[int], Sequence[int], Sequence[int]],
+    plains: tuple[int, int, int],
+    broken: Amount = 0,
+) -> tuple[tuple[Amount, Amount, Amount], Amount]:
+    """Each row's royalty and the broken royalty, after the spade bonus doubles
+    the holder's row and ``max_per_hand`` keeps the largest."""
     model = _model(rules)
-    if model.mode == "none":
-        return (0, 0, 0)
+    if model.mode == "none" and not broken:
+        return _NO_ROYALTIES, 0
     amounts = []
     for name, memo, plain in zip(ROW_NAMES, model.royalty_memos, plains):
         found = memo.get(plain)
@@ -351,15 +400,82 @@ def _royalties(
             found = memo[plain] = royalty(rules, name, plain)
         amounts.append(found)
     if model.plain_royalties:
-        return (amounts[0], amounts[1], amounts[2])
+        return (amounts[0], amounts[1], amounts[2]), broken
     if rules.royalties.spade_bonus:  # doubled before max_per_hand picks the largest
         amounts = [a * 2 if _TWO_OF_SPADES in codes else a for a, codes in zip(amounts, rows)]
+    amounts.append(broken)
     keep = rules.royalties.max_per_hand
     if keep and sum(1 for amount in amounts if amount) > keep:
-        ranked = sorted(range(3), key=lambda i: (amounts[i], -i), reverse=True)[:keep]
+        ranked = sorted(range(4), key=lambda i: (amounts[i], -i), reverse=True)[:keep]
         amounts = [amount if i in ranked else 0 for i, amount in enumerate(amounts)]
-    front, middle, back = amounts
-    return (front, middle, back)
+    front, middle, back, broken = amounts
+    return (front, middle, back), broken
+
+
+def suit_key(codes: Sequence[int], plain: int, strength: Sequence[int]) -> int:
+    """A row's suits in the order its cards are compared (rank groups, biggest
+    first, then higher rank; a straight from its top card, the wheel's ace last;
+    the higher suit first in a group), as base-4 digits of their strength
+    (docs/rules.md 12, ``suit_order``): of two rows of equal ranks, the greater key wins."""
+    counts = [0] * 15
+    for code in codes:
+        counts[RANK_OF[code]] += 1
+    wheel = plain in (WHEEL, STEEL_WHEEL)
+
+    def place(code: int) -> tuple[int, int, int]:
+        rank = RANK_OF[code]
+        return (counts[rank], 1 if wheel and rank == 14 else rank, strength[SUIT_OF[code]])
+
+    key = 0
+    for code in sorted(codes, key=place, reverse=True):
+        key = key * 4 + strength[SUIT_OF[code]]
+    return key
+
+
+_SUIT_BITS = 10  # five suits of two bits below a row's value
+
+
+def broken_royalties(codes: Sequence[int], rules: RuleSet) -> Amount:
+    """What a set hand's split four-of-a-kinds and straight flushes earn, each
+    as the back row would (docs/rules.md 6, ``broken_royalties``): a combination
+    whole inside one row is paid as that row and its cards are not used again;
+    each card counts once, and the largest total counts."""
+    rows = (frozenset(codes[:3]), frozenset(codes[3:8]), frozenset(codes[8:]))
+    held = set(codes)
+    whole: set[int] = set()
+    split: list[tuple[frozenset[int], Amount]] = []
+    combinations: list[tuple[frozenset[int], str, str]] = []
+    for rank in range(2, 15):
+        cards = frozenset(card_code(rank, suit) for suit in range(4))
+        if cards <= held:
+            combinations.append((cards, "quads", _LETTERS[rank] * 4))
+    for suit in range(4):
+        for top in range(5, 15):
+            run = [14 if rank == 1 else rank for rank in range(top - 4, top + 1)]
+            cards = frozenset(card_code(rank, suit) for rank in run)
+            if cards <= held:
+                kind = "royal-flush" if top == 14 else "steel-wheel" if top == 5 else "straight-flush"
+                combinations.append((cards, kind, ""))
+    table = rules.royalties.table
+    for cards, kind, ranks in combinations:
+        if any(cards <= row for row in rows):
+            whole |= cards
+        else:
+            split.append((cards, table.lookup("back", kind, ranks)))
+    split = [(cards, units) for cards, units in split if units and not cards & whole]
+
+    def best(start: int, used: frozenset[int]) -> Amount:
+        top: Amount = 0
+        for index in range(start, len(split)):
+            cards, units = split[index]
+            if not cards & used:
+                top = max(top, units + best(index + 1, used | cards))
+        return top
+
+    return best(0, frozenset())
+
+
+_LETTERS = "??23456789TJQKA"  # a rank's letter by its number, 2-14
 
 
 def evaluate_core(front: Sequence[int], middle: Sequence[int], back: Sequence[int], rules: RuleSet) -> Core:
@@ -376,9 +492,23 @@ def evaluate_core(front: Sequence[int], middle: Sequence[int], back: Sequence[in
         foul = find_foul(front_value, middle_value, back_value)
     else:
         foul = None
-    if foul is not None or model.mode == "none":
-        return Core((front_value, middle_value, back_value), plains, foul, _NO_ROYALTIES)
-    return Core((front_value, middle_value, back_value), plains, None, _royalties(rules, (front, middle, back), plains))
+    strength = model.strength
+    if strength is not None:  # suits below ranks: rows of equal ranks are told apart by their suits
+        keys = [suit_key(codes, plain, strength) for codes, plain in zip((front, middle, back), plains)]
+        if foul is None and model.suit_foul and middle_value == back_value and keys[1] > keys[2]:
+            foul = Foul("middle", "back", plains[1], plains[2], True)
+        front_value = (front_value << _SUIT_BITS) | keys[0]
+        middle_value = (middle_value << _SUIT_BITS) | keys[1]
+        back_value = (back_value << _SUIT_BITS) | keys[2]
+    values = (front_value, middle_value, back_value)
+    spade = -1
+    if model.spade_row:
+        spade = 0 if _TWO_OF_SPADES in front else 1 if _TWO_OF_SPADES in middle else 2 if _TWO_OF_SPADES in back else -1
+    if foul is not None or (model.mode == "none" and not model.broken):
+        return Core(values, plains, foul, _NO_ROYALTIES, spade)
+    broken = broken_royalties((*front, *middle, *back), rules) if model.broken else 0
+    royalties, broken = _royalties(rules, (front, middle, back), plains, broken)
+    return Core(values, plains, None, royalties, spade, broken)
 
 
 _NO_ROYALTIES: tuple[Amount, Amount, Amount] = (0, 0, 0)
@@ -410,12 +540,12 @@ def fantasyland(core: Core | None, rules: RuleSet, playing: bool, repeat: bool =
     progressive = rules.fantasyland == "progressive"
     if playing:  # stay: trips in front, full house or better in the middle, quads or better in the back
         stays = front == 3 or middle >= 6 or back >= 7
-        return Fantasyland(True, stays, (14 if progressive else 13) if stays else None)
+        return Fantasyland(True, stays, (14 if progressive else rules.fantasyland_cards) if stays else None)
     if front == 3:
-        return Fantasyland(False, True, 17 if progressive else 13)
+        return Fantasyland(False, True, 17 if progressive else rules.fantasyland_cards)
     if front == 1 and digits(core.plains[0])[0] >= 12:  # a pair of queens or better
         pair = digits(core.plains[0])[0]
-        return Fantasyland(False, True, _FRONT_QUALIFIES[pair] if progressive else 13)
+        return Fantasyland(False, True, _FRONT_QUALIFIES[pair] if progressive else rules.fantasyland_cards)
     return Fantasyland(False, False, None)
 
 
@@ -461,9 +591,10 @@ def check_hand(hand_or_cards: Hand | tuple[Card, ...], rules: RuleSet, playing_f
 # One pair ---------------------------------------------------------------------------
 
 
-def compare_rows(a: Core, b: Core) -> tuple[int, int, int]:
-    """Each row from a's side; a fouled hand loses every row to a live one."""
-    if a.foul or b.foul:
+def compare_rows(a: Core, b: Core, foul_plays: bool = False) -> tuple[int, int, int]:
+    """Each row from a's side; a fouled hand loses every row to a live one
+    (with ``foul_plays`` the rows are played as set: the penalty is apart)."""
+    if (a.foul or b.foul) and not foul_plays:
         if a.foul and b.foul:
             return (0, 0, 0)
         return (-1, -1, -1) if a.foul else (1, 1, 1)
@@ -478,15 +609,32 @@ def method_bonus(method: str, rows: tuple[int, int, int]) -> Amount:
     return two * ((won >= 2) - (lost >= 2)) + three * ((won == 3) - (lost == 3))
 
 
+def pair_royalties(rules: RuleSet, a: Core, b: Core) -> tuple[tuple[Amount, ...], tuple[Amount, ...]]:
+    """Each hand's row royalties in this pair: with ``spade_bonus = "row"`` the
+    royalty a hand holds in the row where the other hand holds 2s is doubled
+    too (the holder's own was doubled with the hand, docs/rules.md 6)."""
+    mine: tuple[Amount, ...] = a.royalties
+    theirs: tuple[Amount, ...] = b.royalties
+    if rules.royalties.spade_bonus == "row":
+        if b.spade >= 0 and mine[b.spade]:
+            mine = tuple(amount * 2 if row == b.spade else amount for row, amount in enumerate(mine))
+        if a.spade >= 0 and theirs[a.spade]:
+            theirs = tuple(amount * 2 if row == a.spade else amount for row, amount in enumerate(theirs))
+    return mine, theirs
+
+
 def royalty_units(rules: RuleSet, a: Core, b: Core, rows: tuple[int, int, int]) -> Amount:
     """Royalty units from a's side (docs/rules.md 6).  In the row modes this is what
-    a row's winner collects beyond the 1 unit the row is worth."""
+    a row's winner collects beyond the 1 unit the row is worth; broken royalties
+    are paid by the holder's opponent whatever the mode and the rows."""
     mode = rules.royalties.mode
+    broken = a.broken - b.broken
     if mode == "none":
-        return 0
+        return broken
     if mode == "holder":
-        return sum(a.royalties) - sum(b.royalties)
-    return sum(row_extras(rules, a, b, rows))
+        mine, theirs = pair_royalties(rules, a, b)
+        return sum(mine) - sum(theirs) + broken
+    return sum(row_extras(rules, a, b, rows)) + broken
 
 
 def row_extras(rules: RuleSet, a: Core, b: Core, rows: tuple[int, int, int]) -> tuple[Amount, Amount, Amount]:
@@ -494,11 +642,12 @@ def row_extras(rules: RuleSet, a: Core, b: Core, rows: tuple[int, int, int]) -> 
     from a's side: row-bonus the table value, row-value the table value less 1,
     nothing when ``cancel_when_both`` and the loser's row qualifies too."""
     extras = []
-    for outcome, mine, theirs in zip(rows, a.royalties, b.royalties):
+    cancel, bonus = rules.royalties.cancel_when_both, rules.royalties.mode == "row-bonus"
+    for outcome, mine, theirs in zip(rows, *pair_royalties(rules, a, b)):
         winner, loser = (mine, theirs) if outcome > 0 else (theirs, mine)
         extra: Amount = 0
-        if outcome and winner and not (rules.royalties.cancel_when_both and loser):
-            extra = winner if rules.royalties.mode == "row-bonus" else winner - 1
+        if outcome and winner and not (cancel and loser):
+            extra = winner if bonus else winner - 1
         extras.append(extra * outcome)
     front, middle, back = extras
     return (front, middle, back)
@@ -511,15 +660,32 @@ def _scoops(rows: tuple[int, int, int]) -> int:
 
 # The deal: the kernel ---------------------------------------------------------------
 
+#: The id a false claim is shown with, in the place of a natural's (docs/rules.md 12).
+FALSE_CLAIM = "false-claim"
+
+
+class Standing(Record):
+    """What limits a deal's payments carries from earlier deals of a session
+    (docs/rules.md 12): each player's net money so far (``cap_scope = "session"``)
+    and each player's stack (``table_stakes``), by player; None where not played."""
+
+    __slots__ = ("net", "stacks")
+
+    def __init__(self, net: Mapping[str, Amount] | None = None, stacks: Mapping[str, Amount] | None = None) -> None:
+        self.net = net
+        self.stacks = stacks
+
 
 class Outcome(Record):
     """A deal settled by :func:`kernel`, as plain values by seat index: each
     seat's core (None when it plays no rows: a natural, a surrender), its
-    natural, its Fantasyland, its net units and money, and each pair as
+    natural, its Fantasyland, its net units and money, each pair as
     ``(i, j, decided_by, rows, row_units, bonus, royalties, multiplier,
-    natural, surrender, units, stake, amount)`` from seat i's side."""
+    natural, surrender, units, stake, amount, penalty, split, owed, cut,
+    notes)`` from seat i's side (:class:`PairResult` names them), the banker's
+    seat index (None without banker pairing) and the standing after the deal."""
 
-    __slots__ = ("cores", "naturals", "fantasyland", "units", "money", "pairs")
+    __slots__ = ("cores", "naturals", "fantasyland", "units", "money", "pairs", "banker", "standing")
 
     def __init__(
         self,
@@ -529,6 +695,8 @@ class Outcome(Record):
         units: list[Amount],
         money: list[Amount],
         pairs: list[tuple],
+        banker: int | None = None,
+        standing: Standing | None = None,
     ) -> None:
         self.cores = cores
         self.naturals = naturals
@@ -536,10 +704,58 @@ class Outcome(Record):
         self.units = units
         self.money = money
         self.pairs = pairs
+        self.banker = banker
+        self.standing = standing
 
 
 _NO_ROWS = (0, 0, 0)
+_NO_NOTES = ("", "", "")
 _ALL_PAIRS: dict[int, list[tuple[int, int]]] = {}  # seat index pairs (i < j) by number of seats
+
+
+def pairs_of(seats: Sequence[Seat], rules: RuleSet, banker: int | None = None) -> list[tuple[int, int]]:
+    """The pairs of seat indexes (i < j) that settle, in the order they are paid
+    (docs/rules.md 4, 10, 12): hands of different players; with criss-cross
+    ``corresponding`` only the players' first hands together, second hands
+    together; with banker pairing only the banker's pairs."""
+    count = len(seats)
+    owners = [seat.owner for seat in seats]
+    if rules.pairing == "banker":
+        assert banker is not None  # kernel() names the banker
+        return [(min(banker, k), max(banker, k)) for k in range(count) if k != banker]
+    if len(set(owners)) == count:  # a player a hand: every pair plays
+        found = _ALL_PAIRS.get(count)
+        if found is None:
+            found = _ALL_PAIRS[count] = [(i, j) for i in range(count) for j in range(i + 1, count)]
+        return found
+    pairs = [(i, j) for i in range(count) for j in range(i + 1, count) if owners[i] != owners[j]]
+    if rules.criss_cross == "corresponding":  # first hands meet first hands, second hands second
+        place = [owners[:index].count(owner) for index, owner in enumerate(owners)]
+        pairs = [(i, j) for i, j in pairs if place[i] == place[j]]
+    return pairs
+
+
+def banker_of(seats: Sequence[Seat], rules: RuleSet, banker: str | None = None) -> int | None:
+    """The banker's seat index under banker pairing (the player named, else the
+    one marked ``banker`` in the deal, else the first listed); None otherwise."""
+    if rules.pairing != "banker":
+        named = banker or next((seat.name for seat in seats if seat.banker), None)
+        if named is not None:
+            raise DealError(
+                f"{named} is named the banker, but the {rules.id} rules settle every pair: there is no banker"
+            )
+        return None
+    if len({seat.owner for seat in seats}) != len(seats):
+        raise DealError(f"the {rules.id} rules play against a banker: a player cannot hold several hands (criss-cross)")
+    marked = [index for index, seat in enumerate(seats) if seat.banker]
+    if len(marked) > 1:
+        raise DealError(f"{seats[marked[0]].name} and {seats[marked[1]].name} are both marked banker: mark one")
+    if banker is not None:
+        for index, seat in enumerate(seats):
+            if seat.name == banker:
+                return marked[0] if marked else index
+        raise DealError(f"the banker {shown(banker)} plays no hand in this deal")
+    return marked[0] if marked else 0
 
 
 def kernel(
@@ -548,14 +764,19 @@ def kernel(
     stake: Amount = 1,
     pair_stakes: Mapping[frozenset[str], Amount] | None = None,
     repeats: Collection[str] = (),
+    banker: str | None = None,
+    standing: Standing | None = None,
 ) -> Outcome:
     """Settle a deal: the one place where a row, a bonus, a royalty, a
-    multiplier, a natural or a surrender is decided (docs/rules.md 3-9).
+    multiplier, a natural, a surrender or a cut is decided (docs/rules.md 3-12).
     :func:`settle` and every view are built on its :class:`Outcome`; a
-    session's totals read it directly.  Every pair of hands of different
-    players is settled on its own; a hand's result is its sum over them."""
+    session's totals read it directly.  Every pair of hands that settles
+    (:func:`pairs_of`) is settled on its own; a hand's result is its sum over
+    them.  ``banker`` names the banker under banker pairing (by default the
+    hand marked banker, else the first); ``standing`` is what earlier deals
+    leave for caps and table stakes."""
     count = len(seats)
-    if rules.surrender is None and any(seat.surrendered for seat in seats):
+    if any(seat.surrendered for seat in seats) and rules.surrender is None:
         name = next(seat.name for seat in seats if seat.surrendered)
         raise DealError(f"{name} surrenders, but the {rules.id} rules have no surrender")
     naturals: list[Natural | None] = [None] * count
@@ -581,54 +802,70 @@ def kernel(
                 naturals[index] = claim
                 continue
         if core is None:
-            raise _not_a_natural(rules, f"{seat.name}: ")
+            if rules.false_claim is None:
+                raise _not_a_natural(rules, f"{seat.name}: ")
+            naturals[index] = Natural(FALSE_CLAIM, rules.false_claim, None, None)  # docs/rules.md 12
+            continue
         cores[index] = core
     owners = [seat.owner for seat in seats]
-    if len(set(owners)) == count:  # a player a hand: every pair plays
-        pairs_of = _ALL_PAIRS.get(count) or _ALL_PAIRS.setdefault(
-            count, [(i, j) for i in range(count) for j in range(i + 1, count)]
-        )
-    else:  # criss-cross: hands of one player never play each other
-        pairs_of = [(i, j) for i in range(count) for j in range(i + 1, count) if owners[i] != owners[j]]
+    bank = banker_of(seats, rules, banker)
+    settling = pairs_of(seats, rules, bank)
+    foul_plays, ties_to_bank = rules.foul_plays, rules.banker_wins_ties
     # Pairs whose rows are played, and who scooped whom (for the multipliers).
     played: dict[tuple[int, int], tuple[int, int, int]] = {}
-    for i, j in pairs_of:
+    notes: dict[tuple[int, int], tuple[str, str, str]] = {}
+    suits = rules.suit_order is not None
+    for i, j in settling:
         core_a, core_b = cores[i], cores[j]
         if core_a is not None and core_b is not None:
-            played[i, j] = compare_rows(core_a, core_b)
-    home_run = [scoops_everyone(i, owners, played) for i in range(count)] if rules.home_run else [False] * count
-    units: list[Amount] = [0] * count
-    money: list[Amount] = [0] * count
-    pairs: list[tuple] = []
+            rows = compare_rows(core_a, core_b, foul_plays)
+            if (suits or ties_to_bank) and (foul_plays or not (core_a.foul or core_b.foul)):
+                rows, notes[i, j] = _row_notes(core_a, core_b, rows, suits, bank if ties_to_bank else None, i)
+            played[i, j] = rows
+    home_run = [False] * count
+    if rules.home_run:
+        minimum = rules.home_run_min_opponents
+        for index in range(count) if bank is None else (bank,):  # only the banker has a home run
+            home_run[index] = scoops_everyone(index, settling, played, minimum)
+    equal = rules.home_run_split == "equal"
     model = _model(rules)
-    by_rows, with_royalties = model.by_rows, model.mode != "none"
-    for i, j in pairs_of:
-        rows = played.get((i, j))
+    by_rows, with_royalties = model.by_rows, model.mode != "none" or model.broken
+    pairs: list[list[Any]] = []
+    for i, j in settling:
+        found = played.get((i, j))
         pair_stake = pair_stakes.get(frozenset((owners[i], owners[j])), stake) if pair_stakes else stake
-        if rows is not None:  # both hands play their rows
+        penalty: Amount = 0
+        if found is not None:  # both hands play their rows
+            rows = found
             core_a, core_b = cores[i], cores[j]
             assert core_a is not None and core_b is not None  # played: both have rows
             row_units, bonus, scoop, multiplier = by_rows[rows]
-            if scoop and (home_run[i] if scoop > 0 else home_run[j]):  # docs/rules.md 8
+            if scoop and not equal and (home_run[i] if scoop > 0 else home_run[j]):  # docs/rules.md 8
                 multiplier *= 2
             royalties = royalty_units(rules, core_a, core_b, rows) if with_royalties else 0
-            amount = (row_units + bonus + royalties) * multiplier
-            paid = amount * pair_stake
-            pairs.append((i, j, "rows", rows, row_units, bonus, royalties, multiplier, 0, 0, amount, pair_stake, paid))
+            if foul_plays and (core_a.foul is None) != (core_b.foul is None):  # docs/rules.md 3
+                penalty = _foul_penalty(by_rows, i if core_b.foul else j, home_run, equal)
+                penalty = penalty if core_b.foul else -penalty
+            amount = (row_units + bonus + royalties) * multiplier + penalty
+            pair: list[Any] = [i, j, "rows", rows, row_units, bonus, royalties, multiplier, 0, 0, amount, pair_stake]
+            pair += [amount * pair_stake, penalty, 0, 0, "", notes.get((i, j), _NO_NOTES)]
         else:
             natural_a, natural_b = naturals[i], naturals[j]
-            if natural_a or natural_b:  # docs/rules.md 7: the natural collects its own value; no multipliers
-                if natural_a and natural_b:
-                    outcome = compare(natural_a, natural_b)
-                    amount = natural_a.units if outcome > 0 else -natural_b.units if outcome < 0 else 0
-                else:
-                    amount = natural_a.units if natural_a else -natural_b.units  # type: ignore[union-attr]
-                paid = amount * pair_stake
-                pairs.append((i, j, "natural", _NO_ROWS, 0, 0, 0, 1, amount, 0, amount, pair_stake, paid))
+            if natural_a or natural_b:  # docs/rules.md 7, 12: naturals and false claims; no multipliers
+                amount = _natural_units(natural_a, natural_b, rules)
+                pair = [i, j, "natural", _NO_ROWS, 0, 0, 0, 1, amount, 0, amount, pair_stake]
             else:  # docs/rules.md 4, step 2: a surrender
                 amount = _surrender_units(seats[i], seats[j], cores[i], cores[j], rules)
-                paid = amount * pair_stake
-                pairs.append((i, j, "surrender", _NO_ROWS, 0, 0, 0, 1, 0, amount, amount, pair_stake, paid))
+                pair = [i, j, "surrender", _NO_ROWS, 0, 0, 0, 1, 0, amount, amount, pair_stake]
+            pair += [amount * pair_stake, 0, 0, 0, "", _NO_NOTES]
+        pairs.append(pair)
+    if equal and any(home_run):
+        _split_equally(pairs, home_run)
+    standing = _cut(pairs, owners, rules, standing) if rules.cap is not None or rules.table_stakes else standing
+    units: list[Amount] = [0] * count
+    money: list[Amount] = [0] * count
+    for pair in pairs:
+        i, j, amount, paid = pair[0], pair[1], pair[10], pair[12]
         units[i] += amount
         units[j] -= amount
         money[i] += paid
@@ -638,7 +875,118 @@ def kernel(
         fantasylands = [
             fantasyland(core, rules, seat.fantasyland, seat.name in repeats) for seat, core in zip(seats, cores)
         ]
-    return Outcome(cores, naturals, fantasylands, units, money, pairs)
+    return Outcome(cores, naturals, fantasylands, units, money, [tuple(pair) for pair in pairs], bank, standing)
+
+
+def _row_notes(
+    a: Core, b: Core, rows: tuple[int, int, int], suits: bool, bank: int | None, i: int
+) -> tuple[tuple[int, int, int], tuple[str, str, str]]:
+    """The rows as they count, from seat i's side, and what decided each: ``suit``
+    for a row of equal ranks won on suits (``suit_order``), ``banker`` for a tied
+    row the banker wins (``banker_wins_ties``), else ``""``."""
+    counted, found = [], []
+    for outcome, mine, theirs in zip(rows, a.values, b.values):
+        note = ""
+        if outcome and suits and mine >> _SUIT_BITS == theirs >> _SUIT_BITS:
+            note = "suit"
+        elif not outcome and bank is not None:
+            outcome, note = (1 if bank == i else -1), "banker"
+        counted.append(outcome)
+        found.append(note)
+    return (counted[0], counted[1], counted[2]), (found[0], found[1], found[2])
+
+
+def _foul_penalty(by_rows: Mapping, winner: int, home_run: list[bool], equal: bool) -> Amount:
+    """What a fouled hand pays a live one beside the play, with ``foul_plays``
+    (docs/rules.md 3): a scoop with no royalties, times the multipliers."""
+    row_units, bonus, _, multiplier = by_rows[1, 1, 1]
+    if home_run[winner] and not equal:
+        multiplier *= 2
+    penalty: Amount = (row_units + bonus) * multiplier
+    return penalty
+
+
+def _natural_units(a: Natural | None, b: Natural | None, rules: RuleSet) -> Amount:
+    """A pair a natural or a false claim decides, from a's side (docs/rules.md 7, 12)."""
+    false_a, false_b = a is not None and a.id == FALSE_CLAIM, b is not None and b.id == FALSE_CLAIM
+    natural_a, natural_b = (None if false_a else a), (None if false_b else b)
+    if natural_a and natural_b:
+        if rules.natural_vs_natural == "net":
+            return natural_a.units - natural_b.units
+        outcome = compare(natural_a, natural_b, rules)
+        return natural_a.units if outcome > 0 else -natural_b.units if outcome < 0 else 0
+    if natural_a or natural_b:  # against anything else the natural collects its value
+        return natural_a.units if natural_a else -natural_b.units  # type: ignore[union-attr]
+    if false_a and false_b:
+        return 0
+    assert rules.false_claim is not None  # a false claim is made only under rules that fine it
+    return -rules.false_claim if false_a else rules.false_claim
+
+
+def _split_equally(pairs: list[list[Any]], home_run: list[bool]) -> None:
+    """``home_run_split = "equal"`` (docs/rules.md 12): each opponent of a home
+    run pays its own units and an equal share of their total, rounded to 0.01."""
+    from cpscore.amounts import share
+
+    for hitter, hit in enumerate(home_run):
+        if not hit:
+            continue
+        mine = [pair for pair in pairs if hitter in (pair[0], pair[1])]
+        total = sum(pair[10] if pair[0] == hitter else -pair[10] for pair in mine)
+        part = share(total, len(mine))
+        for pair in mine:
+            signed_part = part if pair[0] == hitter else -part
+            pair[14] = signed_part
+            pair[10] += signed_part
+            pair[12] = pair[10] * pair[11]
+
+
+def _cut(pairs: list[list[Any]], owners: list[str], rules: RuleSet, standing: Standing | None) -> Standing:
+    """Cut each payment, in the order the pairs are paid, so that no player's net
+    passes the cap and nobody pays more than their stack or wins from one
+    opponent more than the opponent's stack (docs/rules.md 12)."""
+    cap = rules.cap
+    players = dict.fromkeys(owners)
+    net: dict[str, Amount] = {player: 0 for player in players}
+    if cap is not None and rules.cap_scope == "session" and standing is not None and standing.net is not None:
+        net.update({player: standing.net.get(player, 0) for player in players})
+    stacks: dict[str, Amount] | None = None
+    if rules.table_stakes:
+        if standing is None or standing.stacks is None:
+            if rules.table_stakes is True:
+                raise DealError(
+                    f"the {rules.id} rules play table stakes: give the buy-in (--buy-in N, or @buy-in N in a session)"
+                )
+            stacks = {player: rules.table_stakes for player in players}
+        else:
+            stacks = dict(standing.stacks)
+            for player in players:
+                if player not in stacks:
+                    raise DealError(f"{player} has no stack: the session's players bought in without them")
+    for pair in pairs:
+        owed = pair[12]
+        pair[15] = owed
+        if not owed:
+            continue
+        winner, loser = (owners[pair[0]], owners[pair[1]]) if owed > 0 else (owners[pair[1]], owners[pair[0]])
+        paid, cut = abs(owed), ""
+        if cap is not None:
+            room = min(cap + net[loser], cap - net[winner])
+            if room < paid:
+                paid, cut = max(room, 0), "cap"
+        if stacks is not None:
+            room = min(stacks[loser], stacks[winner])
+            if room < paid:
+                paid, cut = max(room, 0), "stack"
+        net[loser] -= paid
+        net[winner] += paid
+        if stacks is not None:
+            stacks[loser] -= paid
+            stacks[winner] += paid
+        pair[12], pair[16] = (paid if owed > 0 else -paid), cut
+    carried = dict(standing.net) if standing is not None and standing.net is not None else {}
+    carried.update(net)
+    return Standing(carried if cap is not None and rules.cap_scope == "session" else None, stacks)
 
 
 def _surrender_units(a: Seat, b: Seat, core_a: Core | None, core_b: Core | None, rules: RuleSet) -> Amount:
@@ -658,14 +1006,16 @@ def settle(
     stake: Amount = 1,
     pair_stakes: Mapping[frozenset[str], Amount] | None = None,
     repeats: Collection[str] = (),
+    banker: str | None = None,
+    standing: Standing | None = None,
 ) -> Settlement:
-    """Settle every pair of hands of different players (:func:`kernel`) and
-    give the result with its reasons.  ``pair_stakes`` maps ``{a, b}``
-    (player names) to the money per unit for that pair, overriding ``stake``.
-    ``repeats`` names the hands playing their one Fantasyland repeat
-    (sessions follow it), who leave whatever they make."""
+    """Settle every pair of hands that settles (:func:`kernel`) and give the
+    result with its reasons.  ``pair_stakes`` maps ``{a, b}`` (player names)
+    to the money per unit for that pair, overriding ``stake``.  ``repeats``
+    names the hands playing their one Fantasyland repeat (sessions follow it),
+    who leave whatever they make; ``banker`` and ``standing`` as :func:`kernel`."""
     seats = deal.seats
-    outcome = kernel(seats, rules, stake, pair_stakes, repeats)
+    outcome = kernel(seats, rules, stake, pair_stakes, repeats, banker, standing)
     return settlement_of(deal, rules, stake, outcome)
 
 
@@ -686,7 +1036,8 @@ def settlement_of(deal: Deal, rules: RuleSet, stake: Amount, outcome: Outcome, w
         mine = [player for player in players if player.seat.owner == name]
         owner_totals.append(OwnerTotal(name, sum(p.units for p in mine), sum(p.amount for p in mine)))
     warnings = waive_warnings(seats, rules) if warn else ()
-    return Settlement(rules, stake, players, pairs, tuple(owner_totals), warnings)
+    banker = None if outcome.banker is None else seats[outcome.banker].name
+    return Settlement(rules, stake, players, pairs, tuple(owner_totals), warnings, banker, outcome.standing)
 
 
 def waive_warnings(seats: Sequence[Seat], rules: RuleSet) -> tuple[str, ...]:
@@ -703,15 +1054,20 @@ def _assessment(hand: Hand | None, core: Core) -> Assessment:
     return Assessment(hand, core)
 
 
-def scoops_everyone(index: int, owners: list[str], played: Mapping[tuple[int, int], tuple[int, int, int]]) -> bool:
-    """Whether this hand scoops every opponent, with at least two opponents
-    (an opponent with a natural or a surrender is not scooped)."""
-    opponents = [other for other in range(len(owners)) if owners[other] != owners[index]]
-    if len(opponents) < 2:
+def scoops_everyone(
+    index: int,
+    settling: Sequence[tuple[int, int]],
+    played: Mapping[tuple[int, int], tuple[int, int, int]],
+    minimum: int = 3,
+) -> bool:
+    """Whether this hand scoops every hand it settles with, and has at least
+    ``minimum`` of them (docs/rules.md 8; an opponent with a natural, a false
+    claim or a surrender is not scooped)."""
+    opponents = [pair for pair in settling if index in pair]
+    if len(opponents) < minimum:
         return False
-    for other in opponents:
-        i, j = min(index, other), max(index, other)
-        rows = played.get((i, j))
-        if rows is None or _scoops(rows) != (1 if index == i else -1):
+    for pair in opponents:
+        rows = played.get(pair)
+        if rows is None or _scoops(rows) != (1 if index == pair[0] else -1):
             return False
     return True

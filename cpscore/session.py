@@ -36,7 +36,17 @@ from cpscore.hands import Foul
 from cpscore.naturals import Natural
 from cpscore.records import Record
 from cpscore.rules import RuleSet
-from cpscore.scoring import Core, Fantasyland, Outcome, Settlement, kernel, settle, settlement_of, waive_warnings
+from cpscore.scoring import (
+    Core,
+    Fantasyland,
+    Outcome,
+    Settlement,
+    Standing,
+    kernel,
+    settle,
+    settlement_of,
+    waive_warnings,
+)
 
 HEADER_KEYS = ("rules", "stake", "pair-stake")
 
@@ -239,7 +249,16 @@ class Spool:
 def pack(deal: Deal, outcome: Outcome) -> tuple:
     """A settled deal as plain values; :func:`unpack` reads it back."""
     seats = tuple(
-        (seat.name, seat.owner, seat.codes, seat.hand is not None, seat.surrendered, seat.waive, seat.fantasyland)
+        (
+            seat.name,
+            seat.owner,
+            seat.codes,
+            seat.hand is not None,
+            seat.surrendered,
+            seat.waive,
+            seat.fantasyland,
+            seat.banker,
+        )
         for seat in deal.seats
     )
     cores = tuple(
@@ -250,6 +269,8 @@ def pack(deal: Deal, outcome: Outcome) -> tuple:
             core.plains,
             None if core.foul is None else tuple(getattr(core.foul, name) for name in core.foul.__slots__),
             core.royalties,
+            core.spade,
+            core.broken,
         )
         for core in outcome.cores
     )
@@ -261,16 +282,29 @@ def pack(deal: Deal, outcome: Outcome) -> tuple:
             natural.units,
             natural.key,
             None if natural.rows is None else tuple(tuple(card.code for card in row) for row in natural.rows),
+            None if natural.high is None else natural.high.code,
         )
         for natural in outcome.naturals
     )
     lands = tuple(None if land is None else (land.playing, land.next, land.cards) for land in outcome.fantasyland)
-    return seats, cores, naturals, lands, tuple(outcome.units), tuple(outcome.money), tuple(outcome.pairs)
+    standing = outcome.standing
+    kept = None if standing is None else (standing.net, standing.stacks)
+    return (
+        seats,
+        cores,
+        naturals,
+        lands,
+        tuple(outcome.units),
+        tuple(outcome.money),
+        tuple(outcome.pairs),
+        outcome.banker,
+        kept,
+    )
 
 
 def unpack(packed: tuple) -> tuple[Deal, Outcome]:
     """The deal and outcome :func:`pack` kept."""
-    seats, cores, naturals, lands, units, money, pairs = packed
+    seats, cores, naturals, lands, units, money, pairs, banker, kept = packed
 
     def seat(name: str, owner: str, codes: tuple[int, ...], is_set: bool, *flags: bool) -> Seat:
         if is_set:
@@ -280,7 +314,9 @@ def unpack(packed: tuple) -> tuple[Deal, Outcome]:
     deal = Deal(tuple(seat(*packed_seat) for packed_seat in seats))
     outcome = Outcome(
         [
-            None if core is None else Core(core[0], core[1], None if core[2] is None else Foul(*core[2]), core[3])
+            None
+            if core is None
+            else Core(core[0], core[1], None if core[2] is None else Foul(*core[2]), core[3], core[4], core[5])
             for core in cores
         ],
         [
@@ -291,6 +327,7 @@ def unpack(packed: tuple) -> tuple[Deal, Outcome]:
                 natural[1],
                 natural[2],
                 None if natural[3] is None else tuple(tuple(CARDS[code] for code in row) for row in natural[3]),
+                None if natural[4] is None else CARDS[natural[4]],
             )
             for natural in naturals
         ],
@@ -298,6 +335,8 @@ def unpack(packed: tuple) -> tuple[Deal, Outcome]:
         list(units),
         list(money),
         list(pairs),
+        banker,
+        None if kept is None else Standing(*kept),
     )
     return deal, outcome
 

@@ -4,6 +4,7 @@ import json
 import pathlib
 import subprocess
 import sys
+import unicodedata
 
 import click
 import pytest
@@ -454,13 +455,24 @@ Fay: Kc Jh 9h / 3d 4d 5d 7d 9d / Ks Kh Kd Ac Ad
 
 
 def test_rules_lists_the_presets():
-    assert ok("rules") == (
+    listing = ok("rules")
+    assert listing == (
         "2-4          classic: 1 unit a row, 1 more for winning two rows of three\n"
         "1-6          classic: 1 unit a row, 3 more for a scoop\n"
         "ofc          open-face 1-6, standard OFC royalties paid by holder\n"
         "ofc-western  open-face 1-6, western royalties paid by holder\n"
-        "pineapple    as ofc, at most 3 players, progressive Fantasyland\n"
-        "taiwanese    Eastern row values, scoops double, home run, naturals\n"
+        "pineapple    as ofc, at most 3 players, 14-card Fantasyland\n"
+        "taiwanese    rows with bonuses, scoops double, home run of 3, naturals\n"
+        "shisanshui   十三水: Eastern row values, scoops double, home run of 2, naturals\n"
+        "maubinh      Mậu Binh: Eastern row values, sập doubles, sập làng, naturals net\n"
+        "capsa        Capsa Susun: doubled Eastern values, suits break ties\n"
+        "pusoy        Pusoy: 1-6 against a rotating banker, guns, suits break ties\n"
+        "pineapple-ru Russian Pineapple for points: as pineapple, table stakes\n"
+    )
+    # Each line fits 80 columns, counting a Chinese character as two.
+    assert (
+        max(sum(2 if unicodedata.east_asian_width(c) in "WF" else 1 for c in line) for line in listing.splitlines())
+        <= 80
     )
 
 
@@ -482,7 +494,7 @@ def test_house_rules_example_scores():
     )
     data = json.loads(out)
     assert data["rules"] == "house"
-    assert [(p["name"], p["units"]) for p in data["players"]] == [("Ann", 48), ("Ben", -23), ("Cat", -25)]
+    assert [(p["name"], p["units"]) for p in data["players"]] == [("Ann", 56), ("Ben", -27), ("Cat", -29)]
     assert [pair["multiplier"] for pair in data["pairs"]] == [4, 4, 1]
 
 
@@ -521,7 +533,7 @@ def test_waive_surrender_and_fantasyland_flags():
             input=NATURALS_DEAL,
         )
     )
-    assert [(p["name"], p["units"]) for p in data["players"]] == [("Dee", 9), ("Eve", -1), ("Fay", 1), ("Gil", -9)]
+    assert [(p["name"], p["units"]) for p in data["players"]] == [("Dee", 9), ("Eve", -1.5), ("Fay", 0.5), ("Gil", -8)]
     gil = data["players"][3]
     assert (gil["surrendered"], gil["hand"], gil["cards"]) == (True, None, [])
     assert data["players"][1]["waived"] is True
@@ -544,7 +556,7 @@ def test_deal_file_markers(tmp_path):
         "Carl: surrender\n"
     )
     data = json.loads(ok("score", "--format", "json", str(deal)))
-    assert [(p["name"], p["units"]) for p in data["players"]] == [("Amy", 7), ("Bob", -4), ("Carl", -3)]
+    assert [(p["name"], p["units"]) for p in data["players"]] == [("Amy", 6.5), ("Bob", -4), ("Carl", -2.5)]
     assert [pair["decided_by"] for pair in data["pairs"]] == ["rows", "surrender", "surrender"]
 
 
@@ -601,7 +613,7 @@ def test_criss_cross_totals():
         ),
         (
             ["score", AMY + " ; maybe", BOB],
-            "Error: Amy: unknown marker 'maybe' (markers: surrender, waive, fantasyland)",
+            "Error: Amy: unknown marker 'maybe' (markers: surrender, waive, fantasyland, banker)",
         ),
         (["score", "Amy=", BOB], "Error: Amy: no hand (write the 13 cards, or 'surrender')"),
         (

@@ -80,9 +80,9 @@ def test_option_names_must_be_seats(args, message):
 def test_surrender_without_cards_is_written_name_equals_surrender():
     data = json.loads(run("score", AMY, BOB, "Dan=surrender", "--format", "json").stdout)
     assert [(p["name"], p["surrendered"], p["units"]) for p in data["players"]] == [
-        ("Amy", False, 5),
-        ("Bob", False, 1),
-        ("Dan", True, -6),
+        ("Amy", False, 4.5),  # 2-4 surrender: 2.5 units to each opponent
+        ("Bob", False, 0.5),
+        ("Dan", True, -5),
     ]
 
 

@@ -90,9 +90,11 @@ def test_royalties_with_their_table_entries_and_money():
         "taiwanese",
         {"Ann": "Qh Qd 2c / Kh Kd Kc 3h 3d / 9s 9h 9d 9c 4h", "Ben": "Js Jd 5c / Th Td 8c 8d 2d / Ac Ad 6s 6h 7c"},
     )
-    assert "royalty +1 (middle full house 2 in the taiwanese table): +1" in rows
+    assert "royalty +1 (middle full house 1 in the taiwanese table): +1" in rows
+    assert "royalty +2 (back quads 2 in the taiwanese table): +1" in rows
+    assert "royalties (row-bonus: a row's winner collects 1 + the table value; taiwanese table): +3" in rows
     assert "multiplier x2: Ann scoops Ben: doubled" in rows
-    assert "units   (+3 rows +4 royalties) x 2 = +14: Ben pays Ann 14" in rows
+    assert "units   (+3 rows +3 royalties) x 2 = +12: Ben pays Ann 12" in rows
 
 
 def test_naturals_and_their_tie_breaks():
@@ -128,7 +130,7 @@ def test_naturals_and_their_tie_breaks():
 
 def test_surrender():
     text = why("2-4", {"Amy": AMY, "Bob": "Qs Qc 3c / Jh Tc 8d 6s 3d / Kh Qh Jd 8h 2h"}, surrender=["Carl"])
-    assert "Carl surrenders: pays Amy the 2-4 surrender, 3; nothing else is paid" in text
+    assert "Carl surrenders: pays Amy the 2-4 surrender, 2.5; nothing else is paid" in text
     assert "Carl surrenders and Bob fouled: nothing changes hands" in text
 
 

@@ -58,6 +58,28 @@ def made(draw, natural):
     if natural == "one-colour":
         red = draw(st.booleans())
         return sample([c for c in deck if c.suit.red == red], 13), None
+    if natural == "six-and-higher":
+        return sample([c for c in deck if c.rank.number >= 6], 13), None
+    if natural == "twelve-one-colour":
+        red = draw(st.booleans())
+        cards = sample([c for c in deck if c.suit.red == red], 12)
+        return cards + sample([c for c in deck if c not in cards], 1), None
+    if natural == "five-pairs-trips":  # a rank may give two of the pairs (four of a kind)
+        trips = draw(st.sampled_from(RANKS))
+        ranks = draw(
+            st.lists(st.sampled_from([r for r in RANKS if r != trips]), min_size=5, max_size=5).filter(
+                lambda r: max(map(r.count, r)) <= 2
+            )
+        )
+        cards = [card(trips, suit) for suit in sample(list(SUITS), 3)]
+        for rank in ranks:
+            free = [suit for suit in SUITS if card(rank, suit) not in cards]
+            cards += [card(rank, suit) for suit in sample(free, 2)]
+        return cards, None
+    if natural == "five-consecutive-pairs":
+        top = draw(st.sampled_from(range(6, 15)))
+        cards = [card(rank, suit) for rank in range(top - 4, top + 1) for suit in sample(list(SUITS), 2)]
+        return cards + sample([c for c in deck if c not in cards], 3), None
     if natural == "no-broadway":
         return sample([c for c in deck if c.rank.number not in (11, 12, 13)], 13), None
     if natural in ("three-quads", "four-trips"):

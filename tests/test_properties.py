@@ -1,4 +1,5 @@
-"""Properties every settlement has, under every preset (hypothesis)."""
+"""Properties every settlement has, under every preset (hypothesis), with a
+cap or table stakes drawn on top of some deals (docs/rules.md 12)."""
 
 import itertools
 from decimal import Decimal
@@ -10,7 +11,7 @@ from cpscore.cards import CARDS, Hand
 from cpscore.deal import Deal, Seat
 from cpscore.hands import evaluate_row
 from cpscore.rules import get_rules, preset_names
-from cpscore.scoring import settle
+from cpscore.scoring import Standing, settle
 
 NAMES = ("Amy", "Bob", "Cy", "Dee")
 
@@ -39,7 +40,20 @@ def deals(draw, presets=None):
         for j in range(i + 1, players):
             if draw(st.booleans()):
                 pair_stakes[frozenset((NAMES[i], NAMES[j]))] = Decimal(draw(st.integers(0, 500))) / 4
-    return Deal(tuple(seats)), rules, stake, pair_stakes
+    extra = {}
+    if rules.pairing == "banker":  # named, so that a new seat order keeps the bank
+        extra["banker"] = NAMES[draw(st.integers(0, players - 1))]
+    if draw(st.integers(0, 3)) == 0:
+        rules = rules._replace(cap=Decimal(draw(st.integers(1, 400))) / 4)
+    if rules.table_stakes or draw(st.integers(0, 3)) == 0:
+        rules = rules._replace(table_stakes=True)
+        extra["standing"] = Standing(stacks={NAMES[i]: draw(st.integers(0, 300)) for i in range(players)})
+    return Deal(tuple(seats)), rules, stake, pair_stakes, extra
+
+
+def cuts(rules):
+    """Whether payments can be cut, so that their order matters to the money."""
+    return rules.cap is not None or bool(rules.table_stakes)
 
 
 def relabel_suits(deal, suits):
@@ -55,56 +69,79 @@ def relabel_suits(deal, suits):
     return Deal(tuple(seats))
 
 
-def by_name(result):
-    return {player.name: (player.units, player.amount) for player in result.players}
+def by_name(result, money=True):
+    return {player.name: (player.units, player.amount if money else None) for player in result.players}
 
 
 @settings(max_examples=300)
 @given(deals())
 def test_every_deal_is_zero_sum(case):
-    deal, rules, stake, pair_stakes = case
-    result = settle(deal, rules, stake, pair_stakes)
+    deal, rules, stake, pair_stakes, extra = case
+    result = settle(deal, rules, stake, pair_stakes, **extra)
     assert sum(player.units for player in result.players) == 0
     assert sum(player.amount for player in result.players) == 0
     for player in result.players:
         won = sum(pair.units for pair in result.pairs if pair.a == player.name)
         lost = sum(pair.units for pair in result.pairs if pair.b == player.name)
         assert player.units == won - lost
+        paid = sum(p.amount for p in result.pairs if p.a == player.name) - sum(
+            p.amount for p in result.pairs if p.b == player.name
+        )
+        assert player.amount == paid
+    for pair in result.pairs:  # a cut only ever lowers a payment, never turns it round
+        if pair.cut:
+            assert pair.owed and 0 <= abs(pair.amount) < abs(pair.owed)
+            assert pair.amount == 0 or (pair.amount > 0) == (pair.owed > 0)
+        if rules.cap is not None:
+            assert abs(pair.amount) <= rules.cap
+    if "standing" in extra:  # nobody's stack goes below 0, and the money stays at the table
+        before, after = extra["standing"].stacks, result.standing.stacks
+        assert min(after.values()) >= 0 and sum(after.values()) == sum(before.values())
+        assert all(after[p.name] - before[p.name] == p.amount for p in result.players)
 
 
 @settings(max_examples=300)
 @given(deals())
 def test_pair_is_antisymmetric(case):
-    deal, rules, stake, pair_stakes = case
-    forward = {(p.a, p.b): p for p in settle(deal, rules, stake, pair_stakes).pairs}
-    reverse = settle(Deal(deal.seats[::-1]), rules, stake, pair_stakes).pairs
+    deal, rules, stake, pair_stakes, extra = case
+    forward = {(p.a, p.b): p for p in settle(deal, rules, stake, pair_stakes, **extra).pairs}
+    reverse = settle(Deal(deal.seats[::-1]), rules, stake, pair_stakes, **extra).pairs
     for pair in reverse:
         mirror = forward[pair.b, pair.a]
         assert pair.units == -mirror.units
-        assert pair.amount == -mirror.amount
+        if not cuts(rules):  # a cut depends on the order of payments, which the seats give
+            assert pair.amount == -mirror.amount
         assert pair.rows == tuple(-row for row in mirror.rows)
 
 
-# Suits matter to the spade bonus and to the one-colour natural: not to these.
-SUIT_BLIND = [name for name in preset_names() if "one-colour" not in get_rules(name).naturals]
+# Suits matter to suit_order, the spade bonus and the colour naturals: not to these.
+SUIT_BLIND = [
+    name
+    for name in preset_names()
+    if get_rules(name).suit_order is None and not {"one-colour", "twelve-one-colour"} & set(get_rules(name).naturals)
+]
 
 
 @settings(max_examples=200)
 @given(deals(SUIT_BLIND), st.permutations(range(4)))
 def test_relabelling_suits_changes_nothing(case, suits):
-    deal, rules, stake, pair_stakes = case
+    deal, rules, stake, pair_stakes, extra = case
     relabelled = relabel_suits(deal, suits)
-    assert by_name(settle(relabelled, rules, stake, pair_stakes)) == by_name(settle(deal, rules, stake, pair_stakes))
+    assert by_name(settle(relabelled, rules, stake, pair_stakes, **extra)) == by_name(
+        settle(deal, rules, stake, pair_stakes, **extra)
+    )
 
 
 @settings(max_examples=200)
 @given(deals(), st.randoms(use_true_random=False))
 def test_seat_order_changes_nothing(case, random):
-    deal, rules, stake, pair_stakes = case
+    """Except the money of cut payments: their order is the seats' order."""
+    deal, rules, stake, pair_stakes, extra = case
     seats = list(deal.seats)
     random.shuffle(seats)
-    assert by_name(settle(Deal(tuple(seats)), rules, stake, pair_stakes)) == by_name(
-        settle(deal, rules, stake, pair_stakes)
+    money = not cuts(rules)
+    assert by_name(settle(Deal(tuple(seats)), rules, stake, pair_stakes, **extra), money) == by_name(
+        settle(deal, rules, stake, pair_stakes, **extra), money
     )
 
 
@@ -119,9 +156,14 @@ COLOUR_KEEPING = [
 ]
 
 
+SUITS_UNORDERED = [name for name in preset_names() if get_rules(name).suit_order is None]
+
+
 @settings(max_examples=200)
-@given(deals(), st.sampled_from(COLOUR_KEEPING))
+@given(deals(SUITS_UNORDERED), st.sampled_from(COLOUR_KEEPING))
 def test_relabelling_suits_within_colours_changes_nothing(case, suits):
-    deal, rules, stake, pair_stakes = case
+    deal, rules, stake, pair_stakes, extra = case
     relabelled = relabel_suits(deal, suits)
-    assert by_name(settle(relabelled, rules, stake, pair_stakes)) == by_name(settle(deal, rules, stake, pair_stakes))
+    assert by_name(settle(relabelled, rules, stake, pair_stakes, **extra)) == by_name(
+        settle(deal, rules, stake, pair_stakes, **extra)
+    )

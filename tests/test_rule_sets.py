@@ -1,6 +1,8 @@
 """Every rule set of docs/rules.md: naturals, surrender, royalty modes, multipliers,
 fantasyland, variants, presets as data and house rule files."""
 
+from decimal import Decimal
+
 import pytest
 
 from cpscore import _presets, presetgen
@@ -52,19 +54,34 @@ def test_rules_show_round_trips(name):
     assert rules_from_toml(to_toml(rules), "copy.toml") == rules
 
 
-def test_house_rules_example_reproduces_the_translated_table():
+def test_house_rules_example_gives_the_eastern_base_points():
     from pathlib import Path
 
     from cpscore.rules import load_rules_file
 
     rules = load_rules_file(str(Path(__file__).parent.parent / "examples" / "house-rules.toml"))
     table = rules.royalties.table
-    assert rules.royalties.mode == "row-bonus"
+    assert rules.royalties.mode == "row-value" and rules.home_run_min_opponents == 2
     assert rules.preset == "taiwanese" and rules.id == "house"
-    assert dict(table.front) == {rank * 3: 3 for rank in "23456789TJQKA"}
-    assert dict(table.middle) == {"full-house": 1, "quads": 3, "straight-flush": 4}
-    assert dict(table.back) == {"quads": 2, "straight-flush": 3}
+    assert dict(table.front) == {"trips": 3}
+    assert dict(table.middle) == {"full-house": 2, "quads": 8, "straight-flush": 10}
+    assert dict(table.back) == {"quads": 4, "straight-flush": 5}
     assert rules.naturals == get_rules("taiwanese").naturals
+
+
+def test_per_rank_royalty_entries_come_before_the_category():
+    rules = rules_from_toml(
+        'preset = "maubinh"\n[royalties.front]\ntrips = 3\ntrips-A = 12\n'
+        "[royalties.middle]\nfull-house = 2\nquads = 8\nquads-A = 32\nstraight-flush = 10\nroyal-flush = 20\n"
+        "steel-wheel = 14\n",
+        "chuan.toml",
+    )
+    table = rules.royalties.table
+    assert dict(table.front) == {"trips": 3, "AAA": 12}  # trips-A is the AAA entry
+    assert [table.lookup("front", "trips", rank * 3) for rank in "KA"] == [3, 12]
+    assert [table.lookup("middle", "quads", rank * 4) for rank in "KA"] == [8, 32]
+    assert [table.lookup("middle", kind) for kind in ("straight-flush", "royal-flush", "steel-wheel")] == [10, 20, 14]
+    assert table.lookup("back", "steel-wheel") == 5  # no entry: the straight-flush one
 
 
 @pytest.mark.parametrize(
@@ -83,6 +100,12 @@ def test_house_rules_example_reproduces_the_translated_table():
         ('preset = "chinese"\n', "house.toml: preset: unknown preset 'chinese'"),
         ("preset = 4\n", "house.toml: preset: 4 is not a string"),
         ('preset = "ofc"\nsurrender =\n', "house.toml: not valid TOML: Invalid value (at line 2, column 12)"),
+        (
+            'preset = "ofc"\nfantasyland = "progressive"\nfantasyland_cards = 14\n',
+            'house.toml: fantasyland_cards: has no effect unless fantasyland = "standard"',
+        ),
+        ('preset = "pusoy"\ncriss_cross = "corresponding"\n', "house.toml: pairing: banker pairing cannot be"),
+        ('preset = "capsa"\nsuit_order = ["s", "s", "c", "d"]\n', "house.toml: suit_order: ['s', 's', 'c', 'd']"),
     ],
     ids=[
         "unknown-key",
@@ -98,6 +121,9 @@ def test_house_rules_example_reproduces_the_translated_table():
         "unknown-preset",
         "preset-type",
         "missing-value",
+        "cards-without-standard",
+        "banker-criss-cross",
+        "suit-twice",
     ],
 )
 def test_rule_file_errors_name_the_file_and_key(text, message):
@@ -251,8 +277,8 @@ def test_unset_hand_that_is_no_natural_is_an_error():
 @pytest.mark.parametrize(
     ("rules", "opponent", "expected"),
     [
-        ("2-4", AMY, -3),  # against a live hand: pays the surrender
-        ("1-6", AMY, -3),
+        ("2-4", AMY, Decimal("-2.5")),  # against a live hand: pays the surrender
+        ("1-6", AMY, Decimal("-2.5")),
         ("ofc", AMY, -2),
         ("2-4", FOULED, 0),  # against a fouled hand: nothing
         ("2-4", "surrender", 0),  # both surrender: nothing
@@ -267,15 +293,16 @@ def test_surrender_against_every_kind_of_opponent(rules, opponent, expected):
 
 
 def test_surrender_units_are_a_setting_and_taiwanese_has_none():
-    rules = house("2-4", surrender="2.5")
-    assert str(units(settle_hands(rules, {"S": "surrender", "O": AMY}))["S"]) == "-2.5"
+    assert str(units(settle_hands(get_rules("2-4"), {"S": "surrender", "O": AMY}))["S"]) == "-2.5"
+    rules = house("2-4", surrender=3)
+    assert units(settle_hands(rules, {"S": "surrender", "O": AMY}))["S"] == -3
     with pytest.raises(DealError, match="S surrenders, but the taiwanese rules have no surrender"):
         settle_hands(get_rules("taiwanese"), {"S": "surrender", "O": AMY})
 
 
 def test_surrender_with_cards_and_marker():
     result = settle_hands(get_rules("2-4"), {"Amy": AMY + " ; surrender", "Bob": BOB})
-    assert units(result) == {"Amy": -3, "Bob": 3}
+    assert units(result) == {"Amy": Decimal("-2.5"), "Bob": Decimal("2.5")}
 
 
 # Royalties ---------------------------------------------------------------------------
@@ -327,13 +354,18 @@ CAT = "Ts 7d 4c / 6c 6d 5s 5h 3c / As Ks Qs 8s 2s"
 
 def test_scoop_doubles_and_home_run():
     taiwanese = get_rules("taiwanese")
+    # A home run needs three opponents under taiwanese (home_run_min_opponents = 3) ...
     result = settle_hands(taiwanese, {"A": ANN, "B": BEN, "C": CAT})
+    assert [pair.multiplier for pair in result.pairs] == [2, 2, 1]
+    # ... and two with the setting at 2, as the regional presets have it.
+    two = house("taiwanese", home_run_min_opponents=2)
+    result = settle_hands(two, {"A": ANN, "B": BEN, "C": CAT})
     assert [pair.multiplier for pair in result.pairs] == [4, 4, 1]
-    heads_up = settle_hands(taiwanese, {"A": ANN, "B": BEN})
-    assert heads_up.pairs[0].multiplier == 2 and units(heads_up)["A"] == 14  # no home run with one opponent
+    heads_up = settle_hands(two, {"A": ANN, "B": BEN})
+    assert heads_up.pairs[0].multiplier == 2 and units(heads_up)["A"] == 12  # no home run with one opponent
     # An opponent with a natural is not scooped: no home run against the others.
     six_pairs = "2h 2s 3c 3s 4c 4d 5d 5h 7d 7h 8h 8s Ks"
-    blocked = settle_hands(taiwanese, {"A": ANN, "B": BEN, "D": six_pairs})
+    blocked = settle_hands(two, {"A": ANN, "B": BEN, "D": six_pairs})
     assert [(pair.decided_by, pair.multiplier) for pair in blocked.pairs] == [
         ("rows", 2),
         ("natural", 1),
@@ -371,8 +403,13 @@ def test_a_fouled_opponent_counts_as_scooped():
     ids=["QQ", "KK", "AA", "trips", "JJ", "fouled"],
 )
 def test_fantasyland_entry(hand, standard, progressive):
-    for preset, cards in (("ofc", standard), ("pineapple", progressive)):
-        fantasyland = check_hand(parse_hand(hand), get_rules(preset)).fantasyland
+    pineapple = None if standard is None else 14  # standard Fantasyland of 14 cards (fantasyland_cards)
+    for rules, cards in (
+        (get_rules("ofc"), standard),
+        (get_rules("pineapple"), pineapple),
+        (house("pineapple", fantasyland="progressive"), progressive),
+    ):
+        fantasyland = check_hand(parse_hand(hand), rules).fantasyland
         assert fantasyland.next is (cards is not None)
         assert fantasyland.cards == cards
     assert check_hand(parse_hand(hand), get_rules("2-4")).fantasyland is None
@@ -389,8 +426,9 @@ def test_fantasyland_entry(hand, standard, progressive):
     ids=["trips-front", "full-house-middle", "quads-back", "queens"],
 )
 def test_fantasyland_stay(hand, stays):
-    for preset, cards in (("ofc", 13), ("pineapple", 14)):
-        fantasyland = check_hand(parse_hand(hand), get_rules(preset), playing_fantasyland=True).fantasyland
+    progressive = house("pineapple", fantasyland="progressive")
+    for rules, cards in ((get_rules("ofc"), 13), (get_rules("pineapple"), 14), (progressive, 14)):
+        fantasyland = check_hand(parse_hand(hand), rules, playing_fantasyland=True).fantasyland
         assert fantasyland.status == ("stays" if stays else "leaves")
         assert fantasyland.cards == (cards if stays else None)
 

@@ -172,7 +172,19 @@ def test_royal_flush_falls_back_to_straight_flush_entry():
 
 
 def test_presets_are_validated_records():
-    assert preset_names() == ["2-4", "1-6", "ofc", "ofc-western", "pineapple", "taiwanese"]
+    assert preset_names() == [
+        "2-4",
+        "1-6",
+        "ofc",
+        "ofc-western",
+        "pineapple",
+        "taiwanese",
+        "shisanshui",
+        "maubinh",
+        "capsa",
+        "pusoy",
+        "pineapple-ru",
+    ]
     assert get_rules("pineapple").max_players == 3
     for name in preset_names():
         rules = get_rules(name)
@@ -197,8 +209,45 @@ def test_presets_are_validated_records():
             "royalties.mode: 'holders' is not one of none, holder, row-bonus, row-value",
         ),
         ({"royalties": {"max_per_hand": 1.5}}, "royalties.max_per_hand: 1.5 is not a whole number 0 or more"),
+        (
+            {"royalties": {"spade_bonus": "both"}},
+            "royalties.spade_bonus: 'both' is not one of false, true (row), row, own",
+        ),
+        ({"royalties": {"broken_royalties": 1}}, "royalties.broken_royalties: 1 is not true or false"),
+        (
+            {"royalties": {"front": {"trips-Q": 5, "QQQ": 5}}},
+            "royalties.front.QQQ: the same entry as QQQ: give it once",
+        ),
+        ({"royalties": {"back": {"quads-1": 5}}}, "royalties.back.quads-1: unknown setting"),
+        ({"foul_plays": "yes"}, "foul_plays: 'yes' is not true or false"),
+        ({"fantasyland_cards": 15}, "fantasyland_cards: 15 is not a whole number from 13 to 14"),
+        ({"criss_cross": "some"}, "criss_cross: 'some' is not one of all, corresponding"),
+        ({"home_run_min_opponents": 4}, "home_run_min_opponents: 4 is not a whole number from 1 to 3"),
+        ({"home_run_split": "even"}, "home_run_split: 'even' is not one of pair, equal"),
+        ({"suit_order": ["s", "h", "c"]}, "suit_order: ['s', 'h', 'c'] is not the four suits highest first"),
+        ({"suit_order": ["s", "h", "c", "x"]}, "suit_order: ['s', 'h', 'c', 'x'] is not the four suits"),
+        ({"suit_foul": True}, "suit_foul: needs suit_order"),
+        ({"natural_suit_tiebreak": True}, "natural_suit_tiebreak: needs suit_order"),
+        ({"suit_order": ["s", "h", "c", "d"], "low_middle": True}, "suit_order: cannot be combined with low_middle"),
+        ({"natural_rank": ["dragon", "dragons"]}, "natural_rank: unknown natural 'dragons'"),
+        ({"natural_rank": ["dragon", "dragon"]}, "natural_rank: 'dragon' is listed twice"),
+        ({"natural_rank": "dragon"}, "natural_rank: 'dragon' is not a list of natural ids, highest first"),
+        ({"natural_order": "units"}, "natural_order: 'units' is not one of value, rank"),
+        ({"natural_vs_natural": "both"}, "natural_vs_natural: 'both' is not one of higher, net"),
+        ({"false_claim": -6}, "false_claim: -6 is not a number of units, 0 or more (or false for off)"),
+        ({"pairing": "dealer"}, "pairing: 'dealer' is not one of all, banker"),
+        ({"banker_rotation": "next"}, 'banker_rotation: has no effect without pairing = "banker"'),
+        ({"banker_wins_ties": True}, 'banker_wins_ties: has no effect without pairing = "banker"'),
+        (
+            {"pairing": "banker", "criss_cross": "corresponding"},
+            "pairing: banker pairing cannot be combined with criss-cross",
+        ),
+        ({"cap_scope": "session"}, "cap_scope: has no effect without a cap"),
+        ({"cap": 0}, "cap: a cap of 0 would cut every payment"),
+        ({"table_stakes": "lots"}, "table_stakes: 'lots' is not an amount of money, true or false"),
+        ({"table_stakes": 0}, "table_stakes: a stack of 0 cannot pay anything"),
     ],
-    ids=lambda value: str(value)[:30],
+    ids=lambda value: str(value)[:40],
 )
 def test_bad_settings_name_the_key(change, message):
     from cpscore.rules import _merge

@@ -561,7 +561,7 @@ def test_the_spool_keeps_naturals_and_surrenders(hands):
     from cpscore.scoring import kernel
     from cpscore.session import pack, unpack
 
-    rules = get_rules("1-6")
+    rules = get_rules("1-6")._replace(surrender=3)  # whole units: marshal keeps them (2.5 needs pickle)
     deal = build_deal([entry_from_argument(hand) for hand in hands], rules)
     outcome = kernel(deal.seats, rules)
     assert any(outcome.naturals)
