@@ -403,6 +403,13 @@ def _registry() -> dict[str, Kind]:
 REGISTRY: dict[str, Kind] = _registry()
 
 
+def label(natural_id: str) -> str:
+    """A natural's name in words (``six pairs``); a false claim (docs/rules.md 7,
+    ``false_claim``) is shown in a natural's place as ``false claim``."""
+    kind = REGISTRY.get(natural_id)
+    return kind.label if kind is not None else natural_id.replace("-", " ")
+
+
 def screen(rules: RuleSet, facts: Facts) -> bool:
     """False only when the hand surely makes none of the naturals ``rules`` play."""
     for test in _screens(rules):

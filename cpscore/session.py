@@ -48,7 +48,7 @@ from cpscore.scoring import (
     waive_warnings,
 )
 
-HEADER_KEYS = ("rules", "stake", "pair-stake")
+HEADER_KEYS = ("rules", "stake", "pair-stake", "buy-in")
 
 
 class Header(Record):
@@ -56,7 +56,7 @@ class Header(Record):
     where each was written (``where["stake"]``, and ``pair_where`` for the
     ``@pair-stake`` lines), for errors that name the line."""
 
-    __slots__ = ("rules", "stake", "pair_stakes", "where", "pair_where")
+    __slots__ = ("rules", "stake", "pair_stakes", "where", "pair_where", "buy_in")
 
     def __init__(
         self,
@@ -65,9 +65,11 @@ class Header(Record):
         pair_stakes: tuple[str, ...],
         where: Mapping[str, str] | None = None,
         pair_where: tuple[str, ...] = (),
+        buy_in: str | None = None,
     ) -> None:
         self.rules = rules
         self.stake = stake
+        self.buy_in = buy_in  # table stakes: the money each player brings (docs/rules.md 12)
         self.pair_stakes = pair_stakes  # "A:B=AMOUNT" texts, as on the command line
         self.where = where or {}
         self.pair_where = pair_where
@@ -108,7 +110,8 @@ def read_session(lines: Iterable[str], source: str) -> tuple[Header, Iterator[De
         where = f"{source}, line {number}"
         if key not in HEADER_KEYS:
             raise DealError(
-                f"{where}: unknown header @{key if len(key) <= 20 else shown(key)} (headers: @rules, @stake, @pair-stake)"
+                f"{where}: unknown header @{key if len(key) <= 20 else shown(key)} "
+                "(headers: @rules, @stake, @pair-stake, @buy-in)"
             )
         if not value:
             raise DealError(f"{where}: @{key} needs a value")
@@ -120,7 +123,9 @@ def read_session(lines: Iterable[str], source: str) -> tuple[Header, Iterator[De
         else:
             values[key] = value
             where_of[key] = where
-    header = Header(values.get("rules"), values.get("stake"), tuple(pair_stakes), where_of, tuple(pair_where))
+    header = Header(
+        values.get("rules"), values.get("stake"), tuple(pair_stakes), where_of, tuple(pair_where), values.get("buy-in")
+    )
     return header, _deals(first, lines, number, source)
 
 
@@ -375,10 +380,25 @@ class Ledger:
         stake: Amount = 1,
         pair_stakes: Mapping[frozenset[str], Amount] | None = None,
         race: int | None = None,
+        buy_in: Amount | None = None,
     ) -> None:
         self.rules = rules
         self.stake = stake
         self.pair_stakes = pair_stakes or {}
+        # Banker pairing: who holds the bank next deal (None: the first player listed).
+        self.bank: str | None = None
+        # Table stakes: each player's stack, and the money a new player brings; a cap
+        # over the session: each player's net money so far (docs/rules.md 12).
+        if buy_in is None and rules.table_stakes and rules.table_stakes is not True:
+            buy_in = rules.table_stakes
+        if rules.table_stakes is True and buy_in is None:
+            raise DealError(
+                f"the {rules.id} rules play table stakes: give the buy-in (@buy-in N in the session, or --buy-in N)"
+            )
+        self.buy_in = buy_in if rules.table_stakes else None
+        self.stacks: dict[str, Amount] = {}
+        self.net: dict[str, Amount] = {}
+        self.over: str | None = None  # why the session ended (a stack is empty), once it has
         self.units: dict[str, Amount] = {}
         self.money: dict[str, Amount] = {}
         self.deals = 0
@@ -432,20 +452,26 @@ class Ledger:
     def take(self, text: DealText, source: str) -> tuple[Deal, Outcome]:
         """Settle the next deal (:func:`cpscore.scoring.kernel`) and update the
         running state; a session's totals need nothing more."""
+        if self.over is not None:
+            raise DealError(f"{source}, deal {text.number} (line {text.line}): {self.over}")
         self._check_names(text)
         playing = self._in_fantasyland(text)
         deal = self.build(text, source, playing)
+        seats = deal.seats
+        banker = self.bank if self.bank is not None and any(seat.name == self.bank for seat in seats) else None
         try:
-            outcome = kernel(deal.seats, self.rules, self.stake, self.pair_stakes, self._repeats(playing))
+            outcome = kernel(
+                seats, self.rules, self.stake, self.pair_stakes, self._repeats(playing), banker, self._standing(deal)
+            )
         except CpscoreError as error:
             raise DealError(f"{source}, deal {text.number} (line {text.line}): {error}") from None
-        seats = deal.seats
         if any(seat.waive for seat in seats):
             self.warnings += [
                 f"{source}, deal {text.number} (line {text.line}): {warning}"
                 for warning in waive_warnings(seats, self.rules)
             ]
         self._remember(text)  # before any total changes: a deal is taken whole or not at all
+        self._carry(deal, outcome, text.number)
         self.points = self._record(
             zip([seat.owner for seat in seats], outcome.units, outcome.money),
             zip([seat.name for seat in seats], outcome.fantasyland),
@@ -458,6 +484,36 @@ class Ledger:
             text.number,
         )
         return deal, outcome
+
+    def _standing(self, deal: Deal) -> Standing | None:
+        """What the deal's cuts start from: the players' stacks (a new player
+        brings the buy-in) and, with a cap over the session, their net so far."""
+        if self.buy_in is None and not (self.rules.cap is not None and self.rules.cap_scope == "session"):
+            return None
+        stacks = None
+        if self.buy_in is not None:
+            stacks = {player: self.stacks.get(player, self.buy_in) for player in deal.owners()}
+        return Standing(self.net, stacks)
+
+    def _carry(self, deal: Deal, outcome: Outcome, number: int) -> None:
+        """After a deal: the bank passes on (``banker_rotation = "next"``), the
+        stacks and the session's net are kept, and an empty stack ends the session."""
+        seats = deal.seats
+        if outcome.banker is not None and self.rules.banker_rotation == "next":
+            self.bank = seats[(outcome.banker + 1) % len(seats)].name
+        standing = outcome.standing
+        if standing is None:
+            return
+        if standing.net is not None:
+            self.net = dict(standing.net)
+        if standing.stacks is not None:
+            self.stacks.update(standing.stacks)
+            empty = [player for player in deal.owners() if standing.stacks[player] <= 0]
+            if empty:
+                self.over = (
+                    f"the session is over: {empty[0]}'s stack is empty after deal {number} (table stakes): "
+                    "start a new session to play on"
+                )
 
     def add(self, text: DealText, source: str) -> DealResult:
         """Settle the next deal and update the running state; the result has

@@ -94,8 +94,8 @@ def _rules_option(function):
         show_default=True,
         metavar="NAME|FILE",
         callback=_load_rules,
-        help="Rule set: a preset (2-4, 1-6, ofc, ofc-western, pineapple, taiwanese; see "
-        "'cpscore rules') or a rule file (.toml).",
+        help="Rule set: a preset (2-4, 1-6, ofc, taiwanese, shisanshui, maubinh, ...; "
+        "'cpscore rules' lists them) or a rule file (.toml).",
     )(function)
 
 
@@ -165,6 +165,33 @@ def _parse_amount(text: str, what: str):
     if amount < 0:
         raise click.BadParameter(f"{what} {shown(text)} is negative: a stake is an amount of money per unit, 0 or more")
     return amount
+
+
+def _buy_in_option(help: str):
+    return click.option("--buy-in", "buy_in", callback=_load_buy_in, metavar="AMOUNT", help=help)
+
+
+def _load_buy_in(ctx: click.Context, param: click.Parameter, value: str | None):
+    if value is None:
+        return None
+    amount = _parse_amount(value, "buy-in")
+    if amount <= 0:
+        raise click.BadParameter("a buy-in of 0 cannot pay anything: give the money each player brings, above 0")
+    return amount
+
+
+def _check_buy_in(rules, buy_in, what: str = "--buy-in") -> None:
+    """A buy-in has an effect only under table stakes (docs/rules.md 12)."""
+    if buy_in is not None and not rules.table_stakes:
+        raise InputError(
+            f"{what} has no effect: the {rules.id} rules do not play table stakes (table_stakes in a rule file)"
+        )
+
+
+def _banker_option(function):
+    return click.option(
+        "--banker", metavar="NAME", help="The banker, under banker pairing (default: the first player listed)."
+    )(function)
 
 
 def _load_stake(ctx: click.Context, param: click.Parameter, value: str | None):

@@ -7,6 +7,9 @@ import click
 from cpscore.commands._options import (
     InputError,
     _apply_flags,
+    _banker_option,
+    _buy_in_option,
+    _check_buy_in,
     _check_explain,
     _check_pair_players,
     _check_style,
@@ -38,10 +41,14 @@ FORMATS = ("table", "json", "csv")
 @_player_option("surrender", "This player surrenders (repeatable); no hand is needed.")
 @_player_option("waive", "This player waives a natural and plays the rows (repeatable).")
 @_player_option("fantasyland", "This player plays the deal in Fantasyland (repeatable).")
+@_banker_option
+@_buy_in_option("Table stakes: the money each player brings (the rules' table_stakes).")
 @_format_option(FORMATS)
 @_style_option
 @_explain_option
-def score(inputs, rules, spade_bonus, stake, pair_stakes, surrender, waive, fantasyland, fmt, style, explain) -> None:
+def score(
+    inputs, rules, spade_bonus, stake, pair_stakes, surrender, waive, fantasyland, banker, buy_in, fmt, style, explain
+) -> None:
     """Settle one deal: every player against every other.
 
     Each input is a hand written NAME=HAND (an argument with '='), a deal file
@@ -52,15 +59,16 @@ def score(inputs, rules, spade_bonus, stake, pair_stakes, surrender, waive, fant
         cpscore score "Amy=Ks Kd 4c / 9h 9c 5d 5s 2c / Ah Ad Ac 7s 7d" \\
                       "Bob=Qs Jd 3c / Th Tc 8d 8s 3d / Kh Qh Jh 8h 2h"
 
-    After a hand, '; waive' and '; fantasyland' mark the player; 'NAME:
-    surrender' surrenders.  Amy[1] and Amy[2] are two hands of one player
-    (criss-cross).
+    After a hand, '; waive', '; fantasyland' and '; banker' mark the player;
+    'NAME: surrender' surrenders.  Amy[1] and Amy[2] are two hands of one
+    player (criss-cross).
     """
-    from cpscore.deal import build_deal, entries_from_text, entry_from_argument
+    from cpscore.deal import build_deal, entries_from_text, entry_from_argument, named_player
     from cpscore.errors import CpscoreError
-    from cpscore.scoring import settle
+    from cpscore.scoring import Standing, settle
 
     rules = _apply_flags(rules, spade_bonus)
+    _check_buy_in(rules, buy_in)
     _check_explain(explain, fmt)
     _check_style(style, fmt)
     if not inputs:
@@ -76,7 +84,13 @@ def score(inputs, rules, spade_bonus, stake, pair_stakes, surrender, waive, fant
                 entries.extend(entries_from_text(_read_source(item, used_stdin), source))
         deal = build_deal(entries, rules, surrender, waive, fantasyland)
         _check_pair_players({pair: "--pair-stake" for pair in pair_stakes}, deal.owners())
-        result = settle(deal, rules, 1 if stake is None else stake, pair_stakes)
+        if banker is not None:
+            banker = named_player(banker, [seat.name for seat in deal.seats], "--banker")
+            marked = [seat.name for seat in deal.seats if seat.banker and seat.name != banker]
+            if marked:
+                raise InputError(f"--banker names {banker}, but the deal marks {marked[0]} as the banker: give one")
+        standing = None if buy_in is None else Standing(stacks=dict.fromkeys(deal.owners(), buy_in))
+        result = settle(deal, rules, 1 if stake is None else stake, pair_stakes, (), banker, standing)
     except CpscoreError as error:
         raise InputError(str(error)) from None
     for warning in result.warnings:
@@ -92,7 +106,8 @@ def score(inputs, rules, spade_bonus, stake, pair_stakes, surrender, waive, fant
             result,
             style,
             colour=_colour(fmt),
-            show_money=stake is not None or bool(pair_stakes),
+            # A cap or a stack can cut what is paid: the money is then not the units.
+            show_money=stake is not None or bool(pair_stakes) or rules.cap is not None or bool(rules.table_stakes),
             pair_stakes_given=bool(pair_stakes),
         )
         if explain:

@@ -14,12 +14,15 @@ from cpscore.commands._options import (
     EnvironmentError_,
     InputError,
     _apply_flags,
+    _buy_in_option,
+    _check_buy_in,
     _check_explain,
     _check_pair_players,
     _check_style,
     _explain_option,
     _format_option,
     _help_option,
+    _load_buy_in,
     _load_rules,
     _pair_stakes,
     _parse_amount,
@@ -44,10 +47,10 @@ ORDER = 30
 SESSION_FORMATS = ("table", "json", "jsonl", "csv")
 
 
-def _session_settings(source_path: str | None, header, rules_option, stake, pair_stakes, spade_bonus):
-    """Rules and stakes: the command line wins over the session's header.
-    Returns (rules, stake, pair stakes, where each pair stake was given);
-    errors name the header line."""
+def _session_settings(source_path: str | None, header, rules_option, stake, pair_stakes, spade_bonus, buy_in=None):
+    """Rules, stakes and the buy-in: the command line wins over the session's
+    header.  Returns (rules, stake, pair stakes, where each pair stake was
+    given, buy-in); errors name the header line."""
     from cpscore.errors import CpscoreError
     from cpscore.rules import get_rules
     from cpscore.session import header_rules
@@ -68,6 +71,14 @@ def _session_settings(source_path: str | None, header, rules_option, stake, pair
             stake = _parse_amount(header.stake, "@stake")
         except click.BadParameter as error:
             raise InputError(f"{where['stake']}: {error.message}") from None
+    if buy_in is None and header.buy_in is not None:
+        try:
+            buy_in = _load_buy_in(None, None, header.buy_in)  # type: ignore[arg-type]  # no click context needed
+        except click.BadParameter as error:
+            raise InputError(f"{where['buy-in']}: @buy-in {error.message}") from None
+        _check_buy_in(rules, buy_in, f"{where['buy-in']}: @buy-in")
+    else:
+        _check_buy_in(rules, buy_in)
     if pair_stakes:
         places = {pair: "--pair-stake" for pair in pair_stakes}
         if header.pair_stakes:  # documented, but never silent: the header's stakes are not used
@@ -76,7 +87,7 @@ def _session_settings(source_path: str | None, header, rules_option, stake, pair
     else:
         given = [(value, f"{line}: @pair-stake") for value, line in zip(header.pair_stakes, header.pair_where)]
         pair_stakes, places = _pair_stakes(given)
-    return rules, stake, pair_stakes, places
+    return rules, stake, pair_stakes, places, buy_in
 
 
 def _load_rules_or_none(ctx: click.Context, param: click.Parameter, value: str | None):
@@ -135,6 +146,7 @@ def _opened(source: str):
     "Money per unit (default: @stake, else 1).",
     "Money per unit for one pair (repeatable; replaces the @pair-stake headers).",
 )
+@_buy_in_option("Table stakes: the money each player brings (default: the @buy-in header).")
 @click.option("--race", type=click.IntRange(min=1), metavar="POINTS", help="Also play the race to POINTS (e.g. 11).")
 @click.option("--totals", "totals_only", is_flag=True, help="Print only the totals and the transfers.")
 @click.option("--skip-invalid", is_flag=True, help="Skip invalid deals (and say which) instead of stopping.")
@@ -142,13 +154,14 @@ def _opened(source: str):
 @_style_option
 @_explain_option
 def session(
-    source, rules, spade_bonus, stake, pair_stakes, race, totals_only, skip_invalid, fmt, style, explain
+    source, rules, spade_bonus, stake, pair_stakes, buy_in, race, totals_only, skip_invalid, fmt, style, explain
 ) -> None:
     """Settle a whole session: every deal, running totals, and who pays whom.
 
     A session file is deals separated by blank lines, each written as a deal
     file ('NAME: HAND' lines).  Header lines at the top set the rules and
-    stakes: '@rules ofc', '@stake 10', '@pair-stake Amy:Bob=100'.  The whole
+    stakes: '@rules ofc', '@stake 10', '@pair-stake Amy:Bob=100', and under
+    table stakes the money each player brings, '@buy-in 100'.  The whole
     file is checked before anything is printed; '-' reads stdin (kept in a
     temporary file while it is checked).
     """
@@ -168,13 +181,17 @@ def session(
         try:
             header, deals = read_session(lines, name)
             settings = _session_settings(
-                None if source == "-" else source, header, rules, stake, pair_stakes, spade_bonus
+                None if source == "-" else source, header, rules, stake, pair_stakes, spade_bonus, buy_in
+            )
+            chosen_rules, chosen_stake, chosen_pairs, places, chosen_buy_in = settings
+            ledger = Ledger(
+                chosen_rules, 1 if chosen_stake is None else chosen_stake, chosen_pairs, race, chosen_buy_in
             )
         except CpscoreError as error:
             raise InputError(str(error)) from None
-        chosen_rules, chosen_stake, chosen_pairs, places = settings
-        ledger = Ledger(chosen_rules, 1 if chosen_stake is None else chosen_stake, chosen_pairs, race)
-        return ledger, deals, chosen_stake is not None or bool(chosen_pairs), places
+        # A cap or a stack can cut what is paid: the money is then not the units.
+        cuts = chosen_rules.cap is not None or bool(chosen_rules.table_stakes)
+        return ledger, deals, chosen_stake is not None or bool(chosen_pairs) or cuts, places
 
     def each_deal(ledger, deals, spool) -> None:
         """Settle every deal into the ledger (and the spool, which keeps them
