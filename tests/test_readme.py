@@ -39,3 +39,20 @@ def test_readme_example(command, expected):
     env = {key: value for key, value in os.environ.items() if key != "NO_COLOR"}
     result = subprocess.run(["bash", "-c", shell + " 2>&1"], cwd=ROOT, capture_output=True, text=True, env=env)
     assert result.stdout == expected
+
+
+def example_commands():
+    """Every command an example file's comments give (``cpscore ...`` up to a ``#``)."""
+    for path in sorted((ROOT / "examples").iterdir()):
+        for line in path.read_text(encoding="utf-8").splitlines():
+            found = re.search(r"\bcpscore [^#]*", line) if line.startswith("#") else None
+            if found:
+                yield path.name, found.group(0).strip()
+
+
+@pytest.mark.parametrize(("name", "command"), list(example_commands()), ids=lambda value: value[:50])
+def test_every_example_file_runs_as_its_comment_says(name, command):
+    args = command.split()[1:]
+    result = subprocess.run([sys.executable, "-m", "cpscore", *args], cwd=ROOT, capture_output=True, text=True)
+    assert result.returncode == 0, (name, result.stderr)
+    assert result.stdout and not result.stderr.strip(), name
