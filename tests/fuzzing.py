@@ -49,7 +49,10 @@ ROOT = Path(__file__).resolve().parent.parent
 EXAMPLES = ROOT / "examples"
 
 MAX_LINE = 600
-PRESETS = ("2-4", "1-6", "ofc", "ofc-western", "pineapple", "taiwanese")
+PRESETS = (
+    "2-4", "1-6", "ofc", "ofc-western", "pineapple", "taiwanese", "shisanshui", "maubinh", "capsa", "pusoy",
+    "pineapple-ru",
+)  # fmt: skip
 COMMANDS = ("score", "check", "session", "add", "arrange", "rules show", "rules")
 STYLES = (
     "simple", "grid", "github", "rounded_outline", "plain", "fancy_grid", "pipe", "orgtbl", "rst", "mediawiki",
@@ -93,25 +96,46 @@ NATURAL_HANDS = [
 
 SETTINGS_TOP = (
     "id", "summary", "method", "surrender", "scoop_doubles", "home_run", "ace_high_front_straight",
-    "six_pairs_odd_card", "wheel",
-    "low_middle", "fantasyland", "max_players",
+    "six_pairs_odd_card", "wheel", "low_middle", "fantasyland", "max_players", "foul_plays", "fantasyland_cards",
+    "criss_cross", "home_run_min_opponents", "home_run_split", "suit_order", "suit_foul", "natural_suit_tiebreak",
+    "natural_rank", "natural_order", "natural_vs_natural", "false_claim", "pairing", "banker_rotation",
+    "banker_wins_ties", "cap", "cap_scope", "table_stakes",
 )  # fmt: skip
-ROYALTY_KEYS = ("mode", "cancel_when_both", "max_per_hand", "spade_bonus")
-FRONT_KEYS = tuple(r * 2 for r in RANKS) + tuple(r * 3 for r in RANKS)
-FIVE_KEYS = ("pair", "two-pair", "trips", "straight", "flush", "full-house", "quads", "straight-flush", "royal-flush")
+ROYALTY_KEYS = ("mode", "cancel_when_both", "max_per_hand", "spade_bonus", "broken_royalties")
+FRONT_KEYS = tuple(r * 2 for r in RANKS) + tuple(r * 3 for r in RANKS) + ("trips",) + tuple(f"trips-{r}" for r in RANKS)
+FIVE_KEYS = (
+    "pair", "two-pair", "trips", "straight", "flush", "full-house", "quads", "straight-flush", "royal-flush",
+    "steel-wheel", *(f"quads-{r}" for r in RANKS),
+)  # fmt: skip
 NATURAL_KEYS = (
     "clean-dragon", "dragon", "twelve-royals", "three-straight-flushes", "three-quads", "all-high", "all-low",
-    "one-colour", "four-trips", "six-pairs", "three-straights", "three-flushes", "no-broadway",
+    "six-and-higher", "one-colour", "twelve-one-colour", "four-trips", "five-pairs-trips", "six-pairs",
+    "five-consecutive-pairs", "three-straights", "three-flushes", "no-broadway",
 )  # fmt: skip
 CHOICES = {
     "method": ("rows", "2-4", "1-6", "1-4"),
     "wheel": ("lowest", "second"),
     "fantasyland": ("none", "standard", "progressive"),
     "mode": ("none", "holder", "row-bonus", "row-value"),
+    "spade_bonus": (False, True, "row", "own"),
+    "criss_cross": ("all", "corresponding"),
+    "home_run_split": ("pair", "equal"),
+    "natural_order": ("value", "rank"),
+    "natural_vs_natural": ("higher", "net"),
+    "pairing": ("all", "banker"),
+    "banker_rotation": ("fixed", "next"),
+    "cap_scope": ("deal", "session"),
+    "suit_order": (False, ["s", "h", "c", "d"], ["d", "c", "h", "s"], ["s", "h", "d", "c"]),
+    "natural_rank": (list(reversed(NATURAL_KEYS)), ["six-pairs", "dragon"], list(NATURAL_KEYS)),
+    "table_stakes": (False, True, 100, 5),
+    "cap": (False, 10, 40, 2),
+    "false_claim": (False, 6, 3),
+    "fantasyland_cards": (13, 14),
+    "home_run_min_opponents": (1, 2, 3),
 }
 FLAGS = (
     "scoop_doubles", "home_run", "ace_high_front_straight", "six_pairs_odd_card", "low_middle", "cancel_when_both",
-    "spade_bonus",
+    "foul_plays", "suit_foul", "natural_suit_tiebreak", "banker_wins_ties", "broken_royalties",
 )  # fmt: skip
 
 # Characters inserted by the mutations.  Arguments can hold any character but
@@ -150,7 +174,9 @@ def _read(path: Path) -> str:
 
 
 def _load_seeds():
-    deals = {p.name: _read(p) for p in sorted(EXAMPLES.glob("*.txt")) if p.name != "session.txt"}
+    # Deal files; a file with header lines (@rules ...) is a session.
+    files = {p.name: _read(p) for p in sorted(EXAMPLES.glob("*.txt"))}
+    deals = {name: text for name, text in files.items() if not re.search(r"^@", text, re.M)}
     session = _read(EXAMPLES / "session.txt")
     house = _read(EXAMPLES / "house-rules.toml")
     presets = {}
@@ -384,7 +410,7 @@ def random_entries(rng: random.Random, names: list[str] | None = None, markers: 
             if markers and roll < 0.20:
                 hand += rng.choice(
                     [" ; waive", " ; fantasyland", "; waive", " ; surrender", " ; waive ; fantasyland",
-                     " ; Waive", " ; FANTASYLAND", " ; bogus", " ;", " ; waive ; waive"]
+                     " ; Waive", " ; FANTASYLAND", " ; bogus", " ;", " ; waive ; waive", " ; banker", "; Banker"]
                 )  # fmt: skip
         entries.append((name, hand))
     return entries
@@ -883,10 +909,10 @@ def _shuffle_groups(rng: random.Random, groups: list[list[str]]) -> list[str]:
 
 OPTIONS = {
     "score": ["--rules", "--stake", "--pair-stake", "--surrender", "--waive", "--fantasyland", "--spade-bonus",
-              "--format", "--style", "--explain"],
+              "--banker", "--buy-in", "--format", "--style", "--explain"],
     "check": ["--rules", "--spade-bonus", "--fantasyland", "--format", "--style"],
-    "session": ["--rules", "--spade-bonus", "--stake", "--pair-stake", "--race", "--totals", "--skip-invalid",
-                "--format", "--style", "--explain"],
+    "session": ["--rules", "--spade-bonus", "--stake", "--pair-stake", "--buy-in", "--race", "--totals",
+                "--skip-invalid", "--format", "--style", "--explain"],
     "add": ["--rules", "--surrender", "--waive", "--new-player"],
     "arrange": ["--rules", "--spade-bonus", "--top", "--simulate", "--format"],
     "rules show": [],
@@ -941,6 +967,10 @@ def gen_score(rng: random.Random) -> Case:
     groups.append(_rules_args(rng, files))
     groups.append(_stake_options(rng, names))
     groups += _player_options(rng, names, ("--surrender", "--waive", "--fantasyland"))
+    if rng.random() < 0.1:
+        groups.append(["--banker", rng.choice(names) if names and rng.random() < 0.8 else random_name(rng)])
+    if rng.random() < 0.1:
+        groups.append(["--buy-in", random_amount(rng)])
     groups += _format_args(rng, "score")
     return Case("score", ["score", *_shuffle_groups(rng, groups)], files, stdin)
 
@@ -984,8 +1014,10 @@ def random_session_text(rng: random.Random, files: dict) -> tuple[str, list[str]
     for _ in range(rng.choice([0, 0, 0, 1, 2])):
         a, b = rng.sample(names, 2) if len(names) > 1 else (names[0], random_name(rng))
         lines.append(f"@pair-stake {a}:{b}={random_amount(rng)}")
+    if rng.random() < 0.1:
+        lines.append("@buy-in " + (random_amount(rng) if rng.random() < 0.5 else rng.choice(["30", "100", "5"])))
     if rng.random() < 0.05:
-        lines.append(rng.choice(["@rules ofc", "@stake 2", "@bogus", "@", "@rules"]))
+        lines.append(rng.choice(["@rules ofc", "@stake 2", "@bogus", "@", "@rules", "@buy-in"]))
     header = "\n".join(lines)
     deals = []
     for _ in range(rng.choice([1, 1, 2, 2, 3, 3, 4, 6])):
@@ -1029,6 +1061,8 @@ def gen_session(rng: random.Random) -> Case:
     for flag, chance in (("--totals", 0.2), ("--skip-invalid", 0.25)):
         if rng.random() < chance:
             groups.append([flag])
+    if rng.random() < 0.08:
+        groups.append(["--buy-in", random_amount(rng)])
     groups += _format_args(rng, "session")
     return Case("session", ["session", *_shuffle_groups(rng, groups)], files, stdin)
 

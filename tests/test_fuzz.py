@@ -62,8 +62,9 @@ def test_valid_examples_pass(runner):
     """The README's commands run cleanly: a failure below is cpscore's, not the harness's."""
     deal = "Amy=Ks Kd 4c / 9h 9c 5d 5s 2c / Ah Ad Ac 7s 7d"
     examples = {name: text.encode() for name, text in fuzzing.SEED_DEALS.items()}
-    cases = [fuzzing.Case("score", ["score", name], dict(examples)) for name in examples if name != "naturals.txt"] + [
-        fuzzing.Case("score", ["score", "--rules", "taiwanese", "naturals.txt"], dict(examples)),
+    own_rules = {"naturals.txt": "taiwanese", "false-claim.txt": "maubinh"}
+    cases = [fuzzing.Case("score", ["score", name], dict(examples)) for name in examples if name not in own_rules] + [
+        *[fuzzing.Case("score", ["score", "--rules", rules, name], dict(examples)) for name, rules in own_rules.items()],
         fuzzing.Case(
             "score", ["score", "--rules", "ofc", "--stake", "10", "--explain", "four-players.txt"], dict(examples)
         ),
