@@ -48,6 +48,7 @@ def hot_totals(path: str, rules: RuleSet) -> dict[str, Amount]:
     mode = rules.royalties.mode
     naturals = bool(rules.naturals)
     scoop_doubles, home_run = rules.scoop_doubles, rules.home_run
+    fewest = rules.home_run_min_opponents  # opponents a home run needs
     memo: dict[tuple[int, int], Amount] = {}
     totals: dict[str, Amount] = {}
     deal: list[tuple[str, str]] = []
@@ -113,13 +114,14 @@ def hot_totals(path: str, rules: RuleSet) -> dict[str, Amount]:
                     extra = sum(r1) - sum(r2)
                 elif mode == "none":
                     extra = 0
-                else:  # row-value: the row's winner collects its value less 1
+                else:  # the row's winner collects its value (row-bonus) or its value less 1 (row-value)
                     extra = 0
+                    less = 0 if mode == "row-bonus" else 1
                     for outcome, x, y in zip(rows, r1, r2):
                         if outcome > 0 and x:
-                            extra += x - 1
+                            extra += x - less
                         elif outcome < 0 and y:
-                            extra -= y - 1
+                            extra -= y - less
                 scoop = 1 if rows == (1, 1, 1) else -1 if rows == (-1, -1, -1) else 0
                 bonus = 3 * scoop if method == "1-6" else 0
                 if scoop > 0:
@@ -130,7 +132,7 @@ def hot_totals(path: str, rules: RuleSet) -> dict[str, Amount]:
         for i, j, amount, scoop in outcomes:
             if scoop and scoop_doubles:
                 amount *= 2
-            if scoop and home_run and count > 2 and scoops[i if scoop > 0 else j] == count - 1:
+            if scoop and home_run and count - 1 >= fewest and scoops[i if scoop > 0 else j] == count - 1:
                 amount *= 2
             units[i] += amount
             units[j] -= amount
