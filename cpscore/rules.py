@@ -63,7 +63,7 @@ NATURALS = (
     "three-flushes",
     "no-broadway",
 )
-#: The default ``natural_rank`` (docs/rules.md 12): the order above.
+#: The default ``natural_rank`` (docs/rules.md 7): the order above.
 NATURAL_RANK = NATURALS
 _LETTERS = "23456789TJQKA"
 #: Keys of a front royalty table: ``22`` ... ``AA`` for pairs, ``222`` ... ``AAA`` for trips
@@ -608,9 +608,15 @@ def rules_from_toml(text: str, source: str, default_id: str = "house") -> RuleSe
         raise top.error("preset", f"unknown preset {shown(preset)} (one of {', '.join(preset_names())})") from None
     overrides = {key: value for key, value in data.items() if key != "preset"}
     settings = _merge(base.settings(), overrides)
-    changed = overrides.get("fantasyland_cards", base.fantasyland_cards) != base.fantasyland_cards
-    if changed and settings.get("fantasyland") != "standard":
+    # A setting the file changes that the rules then never read is an error, not a silent no-op.
+    def changed(key: str) -> bool:
+        return key in overrides and overrides[key] != getattr(base, key)
+
+    if changed("fantasyland_cards") and settings.get("fantasyland") != "standard":
         raise top.error("fantasyland_cards", 'has no effect unless fantasyland = "standard"')
+    for key in ("home_run_min_opponents", "home_run_split"):
+        if changed(key) and settings.get("home_run") is not True:
+            raise top.error(key, "has no effect without home_run = true")
     if "id" not in overrides:
         settings["id"] = default_id
     if "summary" not in overrides:
@@ -689,7 +695,11 @@ def to_toml(rules: RuleSet) -> str:
         f'preset = "{rules.preset}"',
         "# id and summary name the rule set in cpscore's output.",
     ]
-    lines += [f"{key} = {_toml_value(value)}" for key, value in settings.items()]
+    for key, value in settings.items():
+        written = f"{key} = {_toml_value(value)}"
+        if isinstance(value, list) and len(written) > 90:  # natural_rank: one id a line
+            written = f"{key} = [\n" + "".join(f"  {_toml_value(item)},\n" for item in value) + "]"
+        lines.append(written)
     lines += ["", "[royalties]"]
     lines += [f"{key} = {_toml_value(value)}" for key, value in royalties.items() if key not in ROW_TABLES]
     for row in ROW_TABLES:

@@ -105,6 +105,7 @@ def test_per_rank_royalty_entries_come_before_the_category():
             'house.toml: fantasyland_cards: has no effect unless fantasyland = "standard"',
         ),
         ('preset = "pusoy"\ncriss_cross = "corresponding"\n', "house.toml: pairing: banker pairing cannot be"),
+        ('preset = "2-4"\nhome_run_split = "equal"\n', "house.toml: home_run_split: has no effect without home_run"),
         ('preset = "capsa"\nsuit_order = ["s", "s", "c", "d"]\n', "house.toml: suit_order: ['s', 's', 'c', 'd']"),
     ],
     ids=[
@@ -123,6 +124,7 @@ def test_per_rank_royalty_entries_come_before_the_category():
         "missing-value",
         "cards-without-standard",
         "banker-criss-cross",
+        "split-without-home-run",
         "suit-twice",
     ],
 )
