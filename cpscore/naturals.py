@@ -290,7 +290,7 @@ def _six_pairs(cards: Sequence[Card], facts: Facts, hand: Hand | None, rules: Ru
 
 def _five_pairs_trips(cards: Sequence[Card], facts: Facts, hand: Hand | None, rules: RuleSet) -> Any:
     """Five pairs and one three of a kind (a four of a kind is two pairs); the
-    tie-break is the trips' rank, then the pairs from the highest (docs/rules.md 12)."""
+    tie-break is the trips' rank, then the pairs from the highest (docs/rules.md 7)."""
     if facts.distinct > 6:
         return None
     counts = facts.counts

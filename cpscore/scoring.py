@@ -582,7 +582,9 @@ def check_hand(hand_or_cards: Hand | tuple[Card, ...], rules: RuleSet, playing_f
     cards = hand_or_cards.cards() if isinstance(hand_or_cards, Hand) else tuple(hand_or_cards)
     natural = detect(cards, hand, rules)
     if hand is None and natural is None:
-        raise _not_a_natural(rules)
+        if rules.false_claim is None:
+            raise _not_a_natural(rules)
+        natural = Natural(FALSE_CLAIM, rules.false_claim, None, None)  # docs/rules.md 7: a false claim
     assessment = assess(hand, rules) if hand else None
     core = assessment.core if assessment else None
     return HandReport(hand, cards, assessment, natural, fantasyland(core, rules, playing_fantasyland))
@@ -660,7 +662,7 @@ def _scoops(rows: tuple[int, int, int]) -> int:
 
 # The deal: the kernel ---------------------------------------------------------------
 
-#: The id a false claim is shown with, in the place of a natural's (docs/rules.md 12).
+#: The id a false claim is shown with, in the place of a natural's (docs/rules.md 7).
 FALSE_CLAIM = "false-claim"
 
 
@@ -804,7 +806,7 @@ def kernel(
         if core is None:
             if rules.false_claim is None:
                 raise _not_a_natural(rules, f"{seat.name}: ")
-            naturals[index] = Natural(FALSE_CLAIM, rules.false_claim, None, None)  # docs/rules.md 12
+            naturals[index] = Natural(FALSE_CLAIM, rules.false_claim, None, None)  # docs/rules.md 7
             continue
         cores[index] = core
     owners = [seat.owner for seat in seats]
@@ -924,7 +926,7 @@ def _natural_units(a: Natural | None, b: Natural | None, rules: RuleSet) -> Amou
 
 
 def _split_equally(pairs: list[list[Any]], home_run: list[bool]) -> None:
-    """``home_run_split = "equal"`` (docs/rules.md 12): each opponent of a home
+    """``home_run_split = "equal"`` (docs/rules.md 8): each opponent of a home
     run pays its own units and an equal share of their total, rounded to 0.01."""
     from cpscore.amounts import share
 
