@@ -65,10 +65,12 @@ def compare(a: Natural, b: Natural, rules: RuleSet) -> int:
     ``natural_rank``) or the one earlier in ``natural_rank`` (``"rank"``); the same
     natural by its tie-break, then (``natural_suit_tiebreak``) by the highest card."""
     if a.id != b.id:
+        if rules.natural_order == "rank":  # the one earlier in natural_rank, whatever the values
+            rank = rules.natural_rank
+            place_a, place_b = rank.index(a.id), rank.index(b.id)
+            return (place_a < place_b) - (place_a > place_b)
         places = _places(rules)
-        strength_a, strength_b = -places[a.id], -places[b.id]
-        if rules.natural_order == "value":
-            strength_a, strength_b = (a.units, strength_a), (b.units, strength_b)  # type: ignore[assignment]
+        strength_a, strength_b = (a.units, -places[a.id]), (b.units, -places[b.id])
         return (strength_a > strength_b) - (strength_a < strength_b)
     if a.key != b.key:
         assert a.key is not None and b.key is not None  # the same natural: both have a key or neither
@@ -89,8 +91,9 @@ _PLACES: dict[tuple[str, ...], dict[str, int]] = {}
 
 
 def _places(rules: RuleSet) -> dict[str, int]:
-    """Each natural's place in ``natural_rank`` (0 highest); all-high and all-low share
-    a place when they stand next to each other, as docs/rules.md 7 lists them."""
+    """Each natural's place in ``natural_rank`` (0 highest), for ties in value under
+    ``natural_order = "value"``: all-high and all-low share a place when they stand
+    next to each other, as docs/rules.md 7 lists them on one line."""
     rank = rules.natural_rank
     found = _PLACES.get(rank)
     if found is None:
