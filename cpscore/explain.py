@@ -23,13 +23,38 @@ from typing import TYPE_CHECKING
 
 from cpscore.amounts import Amount, signed
 from cpscore.amounts import text as number
+from cpscore.cards import ROW_NAMES, card_code
+from cpscore.formatting import (
+    SUIT_NAMES,
+    Cut,
+    Split,
+    cuts,
+    magnitude,
+    splits,
+    suit_decider,
+    suit_lineup,
+    suits_words,
+)
 from cpscore.hands import Foul, describe, digits, plain_of, rank_letters
-from cpscore.naturals import REGISTRY, Natural, compare
+from cpscore.naturals import Natural, claims, compare, label
 from cpscore.rules import METHOD_BONUSES
-from cpscore.scoring import PairResult, PlayerResult, Row, Settlement, row_extras
-from cpscore.values import CATEGORIES, CATEGORY_SHIFT, STRAIGHT_FLUSH
+from cpscore.scoring import (
+    _SUIT_BITS,
+    FALSE_CLAIM,
+    Assessment,
+    PairResult,
+    PlayerResult,
+    Row,
+    Settlement,
+    method_bonus,
+    pair_royalties,
+    row_extras,
+    royalty,
+)
+from cpscore.values import CATEGORIES, CATEGORY_SHIFT, STEEL_WHEEL, STRAIGHT_FLUSH
 
 if TYPE_CHECKING:
+    from cpscore.cards import Card
     from cpscore.rules import RuleSet
 
 _PLURAL = dict(
@@ -68,17 +93,46 @@ def _hand(player: str, row: Row) -> str:
     return f"{player}'s {describe(row.plain)} ({rank_letters(row.plain)})"
 
 
-def foul_reason(name: str, foul: Foul) -> str:
+def _ranked(value: int, rules: RuleSet) -> int:
+    """A row's value as its ranks compare it: with ``suit_order`` its suits are
+    kept below the ranks, and are left out here."""
+    return value >> _SUIT_BITS if rules.suit_order is not None else value
+
+
+def _suits(cards: tuple[Card, ...], others: tuple[Card, ...], plain: int, rules: RuleSet) -> str:
+    """How two rows of equal ranks compare on suits: both lined up as
+    ``suit_order`` compares them (docs/rules.md 12), and the first two cards
+    whose suits differ: '(s h c d): Ks Kd 4c against Kh Kc 4d, Ks over Kh
+    (spades over hearts)'."""
+    order = rules.suit_order
+    assert order is not None  # suits decide only with a suit order
+    mine, theirs = (" ".join(map(str, suit_lineup(row, plain, order))) for row in (cards, others))
+    decider = suit_decider(cards, others, plain, order)
+    at = f", {suits_words(*decider)}" if decider else ""
+    return f"({' '.join(order)}): {mine} against {theirs}{at}"
+
+
+def foul_reason(name: str, foul: Foul, rules: RuleSet | None = None, assessment: Assessment | None = None) -> str:
     """'Bob fouled: front pair of queens (Q-Q-3) beats middle jack high
-    (J-T-8-6-3), a pair over high card: Bob loses every row'."""
-    return (
-        f"{name} fouled: {foul.reason}, {deciding(foul.stronger_value, foul.weaker_value)}: "
-        f"{name} loses every row and holds no royalties"
-    )
+    (J-T-8-6-3), a pair over high card: Bob loses every row'; with
+    ``foul_plays``, what the fouled hand pays instead."""
+    if foul.by_suit and rules is not None and assessment is not None:
+        rows = {row.name: row for row in assessment.rows}
+        stronger, weaker = rows[foul.stronger], rows[foul.weaker]
+        why = "suits count (suit_foul) " + _suits(stronger.cards, weaker.cards, stronger.plain, rules)
+    else:
+        why = deciding(foul.stronger_value, foul.weaker_value)
+    if rules is not None and rules.foul_plays:
+        result = f"{name} pays a penalty and plays the rows as set (foul_plays), holding no royalties"
+    else:
+        result = f"{name} loses every row and holds no royalties"
+    return f"{name} fouled: {foul.reason}, {why}: {result}"
 
 
 def _natural_words(natural: Natural) -> str:
-    return f"{REGISTRY[natural.id].label} ({number(natural.units)})"
+    if natural.id == FALSE_CLAIM:
+        return f"false claim (pays {number(natural.units)})"
+    return f"{label(natural.id)} ({number(natural.units)})"
 
 
 def _natural_row(row: str, value: int) -> str:
@@ -99,45 +153,139 @@ def _natural_row(row: str, value: int) -> str:
     return f"{_ONE[ranks[0]]}-high three-card {kind} ({letters})"
 
 
-def _natural_tie_break(a: str, natural_a: Natural, b: str, natural_b: Natural, rules: RuleSet) -> str:
-    """The tie-break between two equal naturals, in words."""
-    if natural_a.key is None:
-        return f"both {REGISTRY[natural_a.id].label}: docs/rules.md gives no tie-break, a tie"
-    assert natural_b.key is not None  # the same natural: both have a tie-break key or neither
-    outcome = compare(natural_a, natural_b, rules)
+_ROW_NATURALS = ("three-straight-flushes", "three-straights", "three-flushes")
+
+
+def _key_words(a: str, natural_a: Natural, b: str, natural_b: Natural) -> str:
+    """Two tie-break keys of the same natural in words (docs/rules.md 7)."""
+    key_a, key_b = natural_a.key, natural_b.key
+    assert key_a is not None and key_b is not None  # the same natural: both have a tie-break key or neither
     if natural_a.id == "six-pairs":
-        (pairs_a, odd_a), (pairs_b, odd_b) = natural_a.key, natural_b.key
+        (pairs_a, odd_a), (pairs_b, odd_b) = key_a, key_b
 
         def show(pairs, odd):  # odd is None where the odd card does not count
             return "-".join(_LETTER[rank] for rank in pairs) + (f" and odd {_LETTER[odd]}" if odd else "")
 
-        detail = f"{a}'s pairs {show(pairs_a, odd_a)}, {b}'s {show(pairs_b, odd_b)}"
-    else:
+        return f"{a}'s pairs {show(pairs_a, odd_a)}, {b}'s {show(pairs_b, odd_b)}"
+    if natural_a.id == "five-pairs-trips":  # (trips, pairs)
+
+        def trips(key):
+            return f"trips {_LETTER[key[0]]} and pairs " + "-".join(_LETTER[rank] for rank in key[1])
+
+        return f"{a}'s {trips(key_a)}, {b}'s {trips(key_b)} (the trips first, then the pairs)"
+    if natural_a.id == "five-consecutive-pairs":  # (top,)
+
+        def run(key):
+            return f"{_LETTER[key[0] - 4]} to {_LETTER[key[0]]}"
+
+        return f"{a}'s pairs run {run(key_a)}, {b}'s {run(key_b)} (the top rank of the highest run)"
+    if natural_a.id in _ROW_NATURALS:
         rows = ("back", "middle", "front")
-        detail = "; ".join(
-            f"{row} {a} {_natural_row(row, x)} vs {b} {_natural_row(row, y)}"
-            for row, x, y in zip(rows, natural_a.key, natural_b.key)
+        return "; ".join(
+            f"{row} {a} {_natural_row(row, x)} vs {b} {_natural_row(row, y)}" for row, x, y in zip(rows, key_a, key_b)
         )
+    return f"{a} {key_a}, {b} {key_b}"  # pragma: no cover - every natural with a key is named above
+
+
+def _high_cards(a: str, high_a: Card, b: str, high_b: Card, outcome: int) -> str:
+    """The highest cards of two equal naturals (``natural_suit_tiebreak``), the higher first."""
+    (winner, card), (loser, other) = ((a, high_a), (b, high_b)) if outcome >= 0 else ((b, high_b), (a, high_a))
+    suits = f" ({SUIT_NAMES[card.suit.value]} over {SUIT_NAMES[other.suit.value]})" if card.rank == other.rank else ""
+    return f"the highest card decides (natural_suit_tiebreak): {winner}'s {card} over {loser}'s {other}{suits}"
+
+
+def _natural_tie_break(a: str, natural_a: Natural, b: str, natural_b: Natural, rules: RuleSet) -> str:
+    """The tie-break between two equal naturals, in words."""
+    name = label(natural_a.id)
+    outcome = compare(natural_a, natural_b, rules)
     verdict = "a tie" if outcome == 0 else f"{a if outcome > 0 else b} is higher"
-    return f"both {REGISTRY[natural_a.id].label}: {detail}: {verdict}"
+    high = ""
+    if natural_a.key == natural_b.key and natural_a.high is not None and natural_b.high is not None:
+        high = "; " + _high_cards(a, natural_a.high, b, natural_b.high, outcome)
+    if natural_a.key is None and not high:
+        return f"both {name}: docs/rules.md gives no tie-break, a tie"
+    if natural_a.key is None:
+        return f"both {name}: docs/rules.md gives no tie-break{high}: {verdict}"
+    return f"both {name}: {_key_words(a, natural_a, b, natural_b)}{high}: {verdict}"
+
+
+def _claimed(player: PlayerResult, rules: RuleSet) -> list[str]:
+    """Which natural an unset hand claims when its cards make several and the
+    choice is not simply the most valuable (docs/rules.md 7): by ``natural_rank``."""
+    natural = player.natural
+    if natural is None or natural.id == FALSE_CLAIM or player.seat.hand is not None:
+        return []
+    made = claims(player.seat.cards, rules)
+    values = [rules.naturals[made_id] for made_id in made]
+    if rules.natural_order == "rank":
+        if len(made) < 2:
+            return []
+        how = "the first of them in natural_rank is claimed (natural_order rank)"
+    elif len(made) < 2 or values.count(values[0]) < 2:  # the most valuable, alone: nothing to tell
+        return []
+    else:
+        how = "the most valuable is claimed, and of equal values the first in natural_rank"
+    listed = ", ".join(f"{label(made_id)} ({number(rules.naturals[made_id])})" for made_id in made)
+    return [f"{player.name}'s cards make {listed}: {how}: {label(natural.id)}"]
 
 
 def _naturals(pair: PairResult, a: PlayerResult, b: PlayerResult, rules: RuleSet) -> list[str]:
     natural_a, natural_b = a.natural, b.natural
+    false_a = natural_a is not None and natural_a.id == FALSE_CLAIM
+    false_b = natural_b is not None and natural_b.id == FALSE_CLAIM
+    lines = _claimed(a, rules) + _claimed(b, rules)
+    if false_a or false_b:
+        return lines + _false_claims(pair, a, b, rules, false_a, false_b)
     if natural_a and natural_b:
-        if natural_a.id == natural_b.id:
-            lines = [_natural_tie_break(a.name, natural_a, b.name, natural_b, rules)]
+        if rules.natural_vs_natural == "net":
+            what = (
+                f"both {_natural_words(natural_a)}"
+                if natural_a.id == natural_b.id
+                else f"{a.name}'s {_natural_words(natural_a)} against {b.name}'s {_natural_words(natural_b)}"
+            )
+            lines.append(
+                f"{what}: each collects its own value (natural_vs_natural net): "
+                f"{number(natural_a.units)} - {number(natural_b.units)} = {signed(pair.natural)}"
+            )
+        elif natural_a.id == natural_b.id:
+            lines.append(_natural_tie_break(a.name, natural_a, b.name, natural_b, rules))
         else:
-            higher = a if compare(natural_a, natural_b, rules) > 0 else b
-            lines = [
+            higher, lower = (a, b) if compare(natural_a, natural_b, rules) > 0 else (b, a)
+            assert higher.natural is not None and lower.natural is not None  # both claim a natural
+            if rules.natural_order == "rank":
+                why = f"{label(higher.natural.id)} is earlier in natural_rank (natural_order rank), so {higher.name}'s"
+            elif higher.natural.units == lower.natural.units:
+                why = f"equal values, and {label(higher.natural.id)} is earlier in natural_rank: {higher.name}'s"
+            else:
+                why = f"{higher.name}'s"
+            lines.append(
                 f"{a.name}'s {_natural_words(natural_a)} against {b.name}'s {_natural_words(natural_b)}: "
-                f"{higher.name}'s natural ranks higher and collects its own value"
-            ]
+                f"{why} natural ranks higher and collects its own value"
+            )
     else:
         holder = a if natural_a else b
         assert holder.natural is not None  # a natural decided the pair
-        lines = [f"{holder.name} claims {_natural_words(holder.natural)}: it is paid at once, no rows are played"]
+        lines.append(f"{holder.name} claims {_natural_words(holder.natural)}: it is paid at once, no rows are played")
     lines.append(f"natural {signed(pair.natural)}; naturals are never multiplied")
+    return lines
+
+
+def _false_claims(
+    pair: PairResult, a: PlayerResult, b: PlayerResult, rules: RuleSet, false_a: bool, false_b: bool
+) -> list[str]:
+    """A pair a false claim decides (docs/rules.md 7, ``false_claim``)."""
+    if false_a and false_b:
+        return ["both declare a natural their cards do not make: two false claims settle at 0"]
+    claimer, other = (a, b) if false_a else (b, a)
+    cards = " ".join(map(str, claimer.seat.cards))
+    lines = [f"{claimer.name} declares {cards}, which make none of the {rules.id} naturals: a false claim"]
+    if other.natural is not None:
+        lines.append(f"{other.name} claims {_natural_words(other.natural)}: it collects its own value instead")
+    else:
+        lines.append(
+            f"{claimer.name} pays {other.name} the false_claim, {number(rules.false_claim or 0)}; no rows are played"
+        )
+    lines.append(f"natural {signed(pair.natural)}; false claims and naturals are never multiplied")
     return lines
 
 
@@ -161,17 +309,24 @@ def _rows(pair: PairResult, a: PlayerResult, b: PlayerResult, settlement: Settle
     fouled = [player for player in (a, b) if player.foul]
     for player in fouled:
         assert player.foul is not None  # fouled holds only hands with a foul
-        lines.append(foul_reason(player.name, player.foul))
+        lines.append(foul_reason(player.name, player.foul, rules, player.assessment))
     assert a.assessment is not None and b.assessment is not None  # the rows were played: both are set hands
+    core_a, core_b = a.assessment.core, b.assessment.core
+    as_set = not fouled or rules.foul_plays  # the rows are compared as they are set
     extras: tuple[Amount, Amount, Amount] = (0, 0, 0)
     if rules.royalties.mode in ("row-bonus", "row-value"):
-        extras = row_extras(rules, a.assessment.core, b.assessment.core, pair.rows)
+        extras = row_extras(rules, core_a, core_b, pair.rows)
+    held = pair_royalties(rules, core_a, core_b)
     for index, outcome in enumerate(pair.rows):
         mine, theirs = a.assessment.rows[index], b.assessment.rows[index]
+        note = pair.notes[index]
         low = rules.low_middle and mine.name == "middle"
-        if fouled:
+        if not as_set:
             what = f"{a.name if outcome > 0 else b.name} takes it" if outcome else "both fouled: no row is played"
             why = ""
+        elif note == "banker":
+            what = f"tie: both {describe(mine.plain)} ({rank_letters(mine.plain)})"
+            why = f"a tied row goes to the banker, {settlement.banker} (banker_wins_ties)"
         elif outcome == 0:
             what, why = f"tie: both {describe(mine.plain)} ({rank_letters(mine.plain)})", ""
         else:
@@ -180,14 +335,18 @@ def _rows(pair: PairResult, a: PlayerResult, b: PlayerResult, settlement: Settle
                 winner, loser = loser, winner
             if low:
                 what, why = f"{_hand(*winner)} is lower than {_hand(*loser)}", "the middle plays low"
+            elif note == "suit":
+                what = f"{_hand(*winner)} beats {_hand(*loser)} on suits"
+                why = "equal ranks, so suits decide " + _suits(winner[1].cards, loser[1].cards, winner[1].plain, rules)
             else:
                 what = f"{_hand(*winner)} beats {_hand(*loser)}"
-                why = deciding(winner[1].value, loser[1].value)
-                if winner[1].value != winner[1].plain or loser[1].value != loser[1].plain:
+                stronger, weaker = _ranked(winner[1].value, rules), _ranked(loser[1].value, rules)
+                why = deciding(stronger, weaker)
+                if stronger != winner[1].plain or weaker != loser[1].plain:
                     why = "the wheel ranks second"
         if extras[index]:
-            holder = mine if outcome > 0 else theirs
-            entry = f"{_royalty_label(holder)} {number(holder.royalty)} in the {rules.id} table"
+            holder, amount = (mine, held[0][index]) if outcome > 0 else (theirs, held[1][index])
+            entry = f"{_entry(holder, amount, rules)} in the {rules.id} table"
             why += f"; royalty {signed(extras[index])} ({entry})"
         lines.append(f"{mine.name:6}  {what}")
         lines.append(f"        {why + ': ' if why else ''}{signed(outcome)}")
@@ -208,43 +367,121 @@ def _bonus(pair: PairResult, a: PlayerResult, b: PlayerResult, method: str) -> l
     return [f"bonus   0 ({'no one wins two rows' if two else 'no scoop'})"]
 
 
-def _royalty_label(row: Row) -> str:
-    """A row's royalty table entry: 'front KK', 'back full house'."""
+def _royalty_label(row: Row, rules: RuleSet) -> str:
+    """A row's royalty table entry, the one the row is paid (docs/rules.md 6):
+    'front KK', 'front trips', 'back full house', 'back quads-A', 'middle steel wheel'."""
+    table = rules.royalties.table
+    kind = "steel-wheel" if row.plain == STEEL_WHEEL else row.category
+    ranks = rank_letters(row.plain).replace("-", "")
     if row.name == "front":
-        return "front " + rank_letters(row.plain).replace("-", "")[: 3 if row.category == "trips" else 2]
-    return f"{row.name} {row.category.replace('-', ' ')}"
+        ranks = ranks[: 3 if kind == "trips" else 2]
+        return f"front {'trips' if kind == 'trips' and ranks not in table.front else ranks}"
+    entries = table.middle if row.name == "middle" else table.back
+    if kind in ("royal-flush", "steel-wheel") and kind not in entries:
+        kind = "straight-flush"
+    elif kind == "quads" and f"quads-{ranks[0]}" in entries:
+        return f"{row.name} quads-{ranks[0]}"
+    return f"{row.name} {kind.replace('-', ' ')}"
 
 
-def _royalty_entries(player: PlayerResult) -> str:
+def _entry(row: Row, amount: Amount, rules: RuleSet) -> str:
+    """A row's royalty in a pair with its table entry: 'back quads 10', and
+    doubled by the spade bonus 'back quads 10 x 2'."""
+    value = royalty(rules, row.name, row.plain)
+    if value and amount == value * 2:
+        return f"{_royalty_label(row, rules)} {number(value)} x 2"
+    return f"{_royalty_label(row, rules)} {number(amount)}"
+
+
+def _broken_words(player: PlayerResult) -> str:
+    """The four of a kinds and straight flushes of a hand split across its rows."""
+    codes = player.seat.codes
+    rows = (set(codes[:3]), set(codes[3:8]), set(codes[8:]))
+    held = set(codes)
+    found = []
+    for rank in range(2, 15):
+        cards = {card_code(rank, suit) for suit in range(4)}
+        if cards <= held and not any(cards <= row for row in rows):
+            found.append(f"four {_PLURAL[rank]}")
+    for top in range(5, 15):
+        for suit in range(4):
+            cards = {card_code(14 if rank == 1 else rank, suit) for rank in range(top - 4, top + 1)}
+            if cards <= held and not any(cards <= row for row in rows):
+                found.append(f"a {_ONE[top]}-high straight flush")
+    return " and ".join(found) or "quads or a straight flush"
+
+
+def _royalty_entries(player: PlayerResult, amounts: tuple[Amount, ...], rules: RuleSet) -> str:
+    """'Ann front QQ 7 + back quads 10 = 17' (broken royalties included)."""
     assert player.assessment is not None  # the rows were played
-    entries = []
-    for row in player.assessment.rows:
-        if row.royalty:
-            entries.append(f"{_royalty_label(row)} {number(row.royalty)}")
-    total = player.assessment.royalty_total
+    entries = [_entry(row, amount, rules) for row, amount in zip(player.assessment.rows, amounts) if amount]
+    broken = player.assessment.core.broken
+    if broken:
+        entries.append(f"broken {_broken_words(player)} {number(broken)}")
+    total = sum(amounts) + broken
     return f"{player.name} {' + '.join(entries)} = {number(total)}" if entries else f"{player.name} none"
+
+
+def _broken(player: PlayerResult) -> str:
+    """'Sev four sevens 2': a hand's broken royalties, or 'Tom none'."""
+    assert player.assessment is not None  # the rows were played
+    broken = player.assessment.core.broken
+    return f"{player.name} {_broken_words(player)} {number(broken)}" if broken else f"{player.name} none"
+
+
+def _spade_lines(a: PlayerResult, b: PlayerResult, rules: RuleSet) -> list[str]:
+    """With ``spade_bonus = "row"``: where each hand holds 2s, and whose royalties it doubles."""
+    if rules.royalties.spade_bonus != "row":
+        return []
+    lines = []
+    for holder, other in ((a, b), (b, a)):
+        assert holder.assessment is not None and other.assessment is not None  # the rows were played
+        row = holder.assessment.core.spade
+        if row >= 0 and (holder.assessment.core.royalties[row] or other.assessment.core.royalties[row]):
+            lines.append(
+                f"spade bonus: {holder.name} holds 2s in the {ROW_NAMES[row]}: both hands' {ROW_NAMES[row]} "
+                f"royalties are doubled, won or lost"
+            )
+    return lines
 
 
 def _royalties(pair: PairResult, a: PlayerResult, b: PlayerResult, settlement: Settlement) -> list[str]:
     rules = settlement.rules
     mode = rules.royalties.mode
+    assert a.assessment is not None and b.assessment is not None  # the rows were played
+    core_a, core_b = a.assessment.core, b.assessment.core
+    broken = core_a.broken - core_b.broken
+    broken_text = (
+        f"broken royalties (split quads and straight flushes, paid as the {rules.id} back table whatever the rows): "
+        f"{_broken(a)}, {_broken(b)}: {signed(broken)}"
+    )
     if mode == "none":
-        return []
+        return [broken_text] if core_a.broken or core_b.broken else []
     notes = []
-    if rules.royalties.spade_bonus:
-        notes.append("the row holding 2s is doubled")
+    if rules.royalties.spade_bonus == "own":
+        notes.append("the holder's royalty in the row holding 2s is doubled")
+    elif rules.royalties.spade_bonus:
+        notes.append("2s doubles both hands' royalties in its row")
     if rules.royalties.max_per_hand:
         notes.append(f"each hand keeps its {rules.royalties.max_per_hand} largest")
     extra = f" ({'; '.join(notes)})" if notes else ""
     table = f"{rules.id} table{extra}"
+    lines = _spade_lines(a, b, rules)
     if mode == "holder":
-        return [
-            f"royalties (paid by holder, {table}): {_royalty_entries(a)}; {_royalty_entries(b)}; "
-            f"net {signed(pair.royalties)}"
+        mine, theirs = pair_royalties(rules, core_a, core_b)
+        return lines + [
+            f"royalties (paid by holder, {table}): {_royalty_entries(a, mine, rules)}; "
+            f"{_royalty_entries(b, theirs, rules)}; net {signed(pair.royalties)}"
         ]
     how = "1 + the table value" if mode == "row-bonus" else "the table value instead of 1"
     cancel = ", cancelled when both qualify" if rules.royalties.cancel_when_both else ""
-    return [f"royalties ({mode}: a row's winner collects {how}{cancel}; {table}): {signed(pair.royalties)}"]
+    lines.append(
+        f"royalties ({mode}: a row's winner collects {how}{cancel}; {table}): {signed(pair.royalties - broken)}"
+    )
+    if core_a.broken or core_b.broken:
+        total = f"{signed(pair.royalties - broken)} rows {signed(broken)} broken = {signed(pair.royalties)}"
+        lines += [broken_text, f"royalties {total}"]
+    return lines
 
 
 def _multiplier(pair: PairResult, a: PlayerResult, b: PlayerResult, rules: RuleSet) -> list[str]:
@@ -255,16 +492,66 @@ def _multiplier(pair: PairResult, a: PlayerResult, b: PlayerResult, rules: RuleS
     if rules.scoop_doubles:
         lines.append(f"{scooper} scoops {b.name if scooper == a.name else a.name}: doubled")
     if pair.multiplier == 4 or (pair.multiplier == 2 and not rules.scoop_doubles):
-        lines.append(f"home run: {scooper} scoops every opponent: doubled again")
+        fewest = f"at least {rules.home_run_min_opponents}"
+        lines.append(f"home run: {scooper} scoops every opponent ({fewest}): doubled again")
     return [f"multiplier x{pair.multiplier}: " + "; ".join(lines)]
 
 
-def explain_pair(pair: PairResult, settlement: Settlement) -> str:
-    """Every step of one pair, ending with the arithmetic and who pays whom."""
+def _penalty(pair: PairResult, a: PlayerResult, b: PlayerResult, rules: RuleSet) -> list[str]:
+    """The foul penalty beside the play (``foul_plays``, docs/rules.md 3)."""
+    if not pair.penalty:
+        return []
+    fouled, live = (b, a) if pair.penalty > 0 else (a, b)
+    bonus = method_bonus(rules.method, (1, 1, 1))
+    base = 3 + bonus
+    times = magnitude(pair.penalty) / base
+    doubled = []
+    if times >= 2 and rules.scoop_doubles:
+        doubled.append(" x 2 (scoops double)")
+    if times == 4 or (times == 2 and not rules.scoop_doubles):
+        doubled.append(f" x 2 ({live.name}'s home run)")
+    steps = f"3 rows + {number(bonus)} bonus" if bonus else "3 rows"
+    if doubled:
+        steps = (f"({steps})" if bonus else steps) + "".join(doubled)
+    return [
+        f"penalty {fouled.name} fouled (foul_plays): pays {live.name} what a scooped hand pays with no royalties, "
+        f"{steps} = {number(magnitude(pair.penalty))}: {signed(pair.penalty)}"
+    ]
+
+
+def _split(pair: PairResult, split: Split | None, rules: RuleSet) -> list[str]:
+    """The equal home-run split (``home_run_split = "equal"``, docs/rules.md 8)."""
+    if split is None or not pair.split:
+        return []
+    count = len(split.units)
+    own = ", ".join(f"{name} {number(units)}" for name, units in split.units.items())
+    share = number(split.share)
+    rounded = " rounded half up to 0.01" if split.rounded else ""
+    opponent = pair.b if split.hitter == pair.a else pair.a
+    units = split.units[opponent]
+    return [
+        f"home run: {split.hitter} scoops every opponent (at least {rules.home_run_min_opponents}), split equally "
+        f"(home_run_split): each opponent pays its own units u and T / n more; u = {own}; "
+        f"T = {number(split.total)}, n = {count}",
+        f"split   T / n = {number(split.total)} / {count}{rounded} = {share}; "
+        f"{opponent} pays {number(units)} + {share} = {number(units + split.share)}: {signed(pair.split)}",
+    ]
+
+
+def explain_pair(pair: PairResult, settlement: Settlement, cut: Cut | None = None, split: Split | None = None) -> str:
+    """Every step of one pair, ending with the arithmetic and who pays whom
+    (``cut`` and ``split``: the pair's cut payment and home-run split, when
+    :func:`explain` has read them for the whole deal)."""
     players = {player.name: player for player in settlement.players}
     a, b = players[pair.a], players[pair.b]
     rules = settlement.rules
-    lines = [f"{pair.a} against {pair.b} ({rules.id}):"]
+    if cut is None and pair.cut:
+        cut = cuts(settlement)[settlement.pairs.index(pair)]
+    if split is None and pair.split:
+        by_hitter = splits(settlement)
+        split = by_hitter.get(pair.a) or by_hitter.get(pair.b)
+    banker = f"; {settlement.banker} is the banker" if settlement.banker is not None else ""
+    lines = [f"{pair.a} against {pair.b} ({rules.id}{banker}):"]
     if pair.decided_by == "natural":
         body = _naturals(pair, a, b, rules)
     elif pair.decided_by == "surrender":
@@ -272,12 +559,15 @@ def explain_pair(pair: PairResult, settlement: Settlement) -> str:
     else:
         body = _rows(pair, a, b, settlement) + _bonus(pair, a, b, rules.method)
         body += _royalties(pair, a, b, settlement) + _multiplier(pair, a, b, rules)
+        body += _penalty(pair, a, b, rules) + _split(pair, split, rules)
     lines += ["  " + line for line in body]
-    lines.append("  " + _arithmetic(pair))
+    lines.append("  " + _arithmetic(pair, cut is not None))
+    if cut is not None:
+        lines.append("  " + _cut(cut, rules))
     return "\n".join(lines) + "\n"
 
 
-def _arithmetic(pair: PairResult) -> str:
+def _arithmetic(pair: PairResult, cut: bool = False) -> str:
     if pair.decided_by == "rows":
         parts = f"{signed(pair.row_units)} rows"
         if pair.bonus:
@@ -285,23 +575,59 @@ def _arithmetic(pair: PairResult) -> str:
         if pair.royalties:
             parts += f" {signed(pair.royalties)} royalties"
         sum_text = f"({parts}) x {pair.multiplier}" if pair.multiplier != 1 else parts
+        if pair.penalty:
+            sum_text += f" {signed(pair.penalty)} penalty"
+        if pair.split:
+            sum_text += f" {signed(pair.split)} split"
     elif pair.decided_by == "natural":
         sum_text = f"natural {signed(pair.natural)}"
     else:
         sum_text = f"surrender {signed(pair.surrender)}"
     text = f"units   {sum_text} = {signed(pair.units)}"
+    money = pair.owed if cut else pair.amount
     if pair.stake != 1:
-        text += f"; money {signed(pair.units)} x {number(pair.stake)} = {signed(pair.amount)}"
-    return text + f": {_who_pays(pair.a, pair.b, pair.amount)}"
+        text += f"; money {signed(pair.units)} x {number(pair.stake)} = {signed(money)}"
+    return text + f": {_who_pays(pair.a, pair.b, money, 'owes' if cut else 'pays')}"
 
 
-def _who_pays(a: str, b: str, amount: Amount) -> str:
+def _cut(cut: Cut, rules: RuleSet) -> str:
+    """How a cap or a stack cut the payment (docs/rules.md 12), with the amounts."""
+    owed, paid = number(cut.owed), number(cut.paid)
+    if cut.kind == "cap":
+        limit = number(cut.limit)
+        scope = "the session so far" if rules.cap_scope == "session" else "this deal"
+        room = f"min({_minus(cut.limit, cut.payee_before)}, {_minus(cut.limit, -cut.payer_before)})"
+        return (
+            f"cut     cap {limit} on each player's net over {scope}: before this payment {cut.payee} stands at "
+            f"{signed(cut.payee_before)} and {cut.payer} at {signed(cut.payer_before)}, so at most {room} = {paid} "
+            f"can pass: {cut.payer} pays {cut.payee} {paid}, not {owed}"
+        )
+    return (
+        f"cut     table stakes: a payment is the least of what is owed and the two stacks; {cut.payer} holds "
+        f"{number(cut.payer_before)} and {cut.payee} {number(cut.payee_before)}: "
+        f"min({owed}, {number(cut.payer_before)}, {number(cut.payee_before)}) = {paid}: "
+        f"{cut.payer} pays {cut.payee} {paid}, not {owed}"
+    )
+
+
+def _minus(limit: Amount, amount: Amount) -> str:
+    """'40 - 28', '40 + 5' (for 40 less -5)."""
+    return f"{number(limit)} - {number(amount)}" if amount >= 0 else f"{number(limit)} + {number(-amount)}"
+
+
+def _who_pays(a: str, b: str, amount: Amount, verb: str = "pays") -> str:
     if amount == 0:
         return "nothing changes hands"
     payer, payee = (b, a) if amount > 0 else (a, b)
-    return f"{payer} pays {payee} {number(amount if amount > 0 else -amount)}"
+    return f"{payer} {verb} {payee} {number(amount if amount > 0 else -amount)}"
 
 
 def explain(settlement: Settlement) -> str:
     """The reasoning for every pair of a deal."""
-    return "\n".join(explain_pair(pair, settlement) for pair in settlement.pairs)
+    found_cuts = cuts(settlement)
+    by_hitter = splits(settlement)
+    texts = []
+    for index, pair in enumerate(settlement.pairs):
+        split = by_hitter.get(pair.a) or by_hitter.get(pair.b)
+        texts.append(explain_pair(pair, settlement, found_cuts.get(index), split))
+    return "\n".join(texts)

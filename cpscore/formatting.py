@@ -15,9 +15,10 @@ from cpscore.amounts import Amount, signed
 from cpscore.amounts import text as number
 from cpscore.cards import ROW_NAMES, Card, card_texts
 from cpscore.hands import describe, rank_letters
-from cpscore.naturals import REGISTRY, Natural
+from cpscore.naturals import Natural, label
+from cpscore.records import Record
 from cpscore.rules import RuleSet
-from cpscore.scoring import Assessment, Fantasyland, HandReport, PlayerResult, Row, Settlement
+from cpscore.scoring import FALSE_CLAIM, Assessment, Fantasyland, HandReport, PlayerResult, Row, Settlement
 
 if TYPE_CHECKING:
     from collections.abc import Callable
@@ -65,8 +66,10 @@ def _row_cell(row: Row, colour: bool) -> str:
 
 
 def natural_text(natural: Natural) -> str:
-    """'six pairs (3)'."""
-    return f"{REGISTRY[natural.id].label} ({number(natural.units)})"
+    """'six pairs (3)'; a false claim 'false claim (pays 6)'."""
+    if natural.id == FALSE_CLAIM:
+        return f"{label(natural.id)} (pays {number(natural.units)})"
+    return f"{label(natural.id)} ({number(natural.units)})"
 
 
 def _notes(player: PlayerResult) -> str:
@@ -83,6 +86,8 @@ def _notes(player: PlayerResult) -> str:
         notes.append("waives")
     if player.fantasyland and player.fantasyland.status != "none":
         notes.append(fantasyland_text(player.fantasyland))
+    if player.assessment and player.assessment.core.broken:
+        notes.append(f"broken +{number(player.assessment.core.broken)}")
     return "\n".join(notes)
 
 
@@ -111,9 +116,13 @@ def render_table(
     show_money: bool = False,
     pair_stakes_given: bool = False,
 ) -> str:
-    """The hands, then the settlement matrix in units (and money when asked)."""
+    """The hands, then the settlement matrix in units (and money when asked),
+    with what decided where the rules say more than the rows: the banker, a
+    false claim, rows won on suits or tied rows taken by the banker, a foul
+    penalty, an equal home-run split, a payment a cap or a stack cut."""
     players = settlement.players
-    royalties = settlement.rules.royalties.mode != "none"
+    rules = settlement.rules
+    royalties = rules.royalties.mode != "none" or rules.royalties.broken_royalties
     notes = [_notes(player) for player in players]
     headers = ["Player", "Front", "Middle", "Back"] + ["Notes"] * any(notes) + ["Royalties"] * royalties
     rows = []
@@ -124,21 +133,25 @@ def render_table(
         if royalties:
             cells.append(number(player.assessment.royalty_total) if player.assessment else "")
         rows.append(cells)
-    parts = [
-        f"Rules: {settlement.rules.id} ({settlement.rules.summary})",
-        "",
-        tabulated(rows, headers, style, ["left"] * (len(headers) - royalties) + ["right"] * royalties),
-    ]
+    parts = [f"Rules: {rules.id} ({rules.summary})"]
+    if settlement.banker is not None:
+        parts.append(f"Banker: {settlement.banker} (only the banker's pairs settle)")
+    parts += ["", tabulated(rows, headers, style, ["left"] * (len(headers) - royalties) + ["right"] * royalties)]
     remarks = [f"{player.name} fouled: {player.foul.reason}" for player in players if player.foul]
     for player in players:
-        if player.natural and not player.natural.rows:
-            remarks.append(
-                f"{player.name} claims {natural_text(player.natural)} with {cards_text(player.seat.cards, colour)}"
-            )
+        natural = player.natural
+        if natural and natural.id == FALSE_CLAIM:
+            remarks.append(f"{player.name} declares {cards_text(player.seat.cards, colour)}: no natural, a false claim")
+        elif natural and not natural.rows:
+            remarks.append(f"{player.name} claims {natural_text(natural)} with {cards_text(player.seat.cards, colour)}")
+    remarks += pair_remarks(settlement, colour)
     if remarks:
         parts += [""] + remarks
     parts += ["", "Units won by each player (row) from each opponent (column):", ""]
     parts.append(_matrix(settlement, lambda pair: pair.units, lambda player: player.units, style))
+    shares = [split_text(split) for split in splits(settlement).values()]
+    if shares:
+        parts += [""] + shares
     if show_money:
         stakes = f"{number(settlement.stake)} a unit"
         if pair_stakes_given:
@@ -152,6 +165,14 @@ def render_table(
                 stakes += "; " + ", ".join(special)
         parts += ["", f"Money won by each player from each opponent (stake {stakes}):", ""]
         parts.append(_matrix(settlement, lambda pair: pair.amount, lambda player: player.amount, style))
+    limits = [f"Cut: {cut_text(cut, rules)}" for cut in cuts(settlement).values()]
+    stacks = settlement.standing.stacks if rules.table_stakes and settlement.standing else None
+    if stacks is not None:
+        limits.append(
+            "Stacks after the deal: " + ", ".join(f"{name} {number(stack)}" for name, stack in stacks.items())
+        )
+    if limits:
+        parts += [""] + limits
     if len(settlement.owners) < len(players):  # criss-cross: totals per player
         table = [
             [owner.name, signed(owner.units)] + ([signed(owner.amount)] * show_money) for owner in settlement.owners
@@ -160,6 +181,210 @@ def render_table(
         parts += ["", "Totals by player (all their hands):", ""]
         parts.append(tabulated(table, headers, style, ["left"] + ["right"] * (1 + show_money)))
     return "\n".join(parts) + "\n"
+
+
+# What decided, read from the settlement (the table and explain) ---------------
+
+#: A suit's name by its letter.
+SUIT_NAMES = {"s": "spades", "h": "hearts", "d": "diamonds", "c": "clubs"}
+
+
+def suit_lineup(cards: Iterable[Card], plain: int, order: tuple[str, ...]) -> list[Card]:
+    """A row's cards in the order ``suit_order`` compares them (docs/rules.md 12):
+    rank groups, the biggest first, then the higher rank (a straight from its
+    top card, the wheel's ace last), the higher suit first in a group."""
+    from collections import Counter
+
+    from cpscore.values import STEEL_WHEEL, WHEEL
+
+    cards = list(cards)
+    counts = Counter(card.rank.number for card in cards)
+    wheel = plain in (WHEEL, STEEL_WHEEL)
+
+    def place(card: Card) -> tuple[int, int, int]:
+        rank = card.rank.number
+        return (counts[rank], 1 if wheel and rank == 14 else rank, -order.index(card.suit.value))
+
+    return sorted(cards, key=place, reverse=True)
+
+
+def suit_decider(
+    mine: Iterable[Card], theirs: Iterable[Card], plain: int, order: tuple[str, ...]
+) -> tuple[Card, Card] | None:
+    """The two cards whose suits decide between two rows of equal ranks: the
+    first place, in the order of :func:`suit_lineup`, where the suits differ."""
+    for card, other in zip(suit_lineup(mine, plain, order), suit_lineup(theirs, plain, order)):
+        if card.suit != other.suit:
+            return card, other
+    return None
+
+
+def suits_words(card: Card, other: Card) -> str:
+    """'Ks over Kh (spades over hearts)'."""
+    return f"{card} over {other} ({SUIT_NAMES[card.suit.value]} over {SUIT_NAMES[other.suit.value]})"
+
+
+def pair_remarks(settlement: Settlement, colour: bool = False) -> list[str]:
+    """A line for each row won on suits and each tied row the banker takes, and
+    for each foul penalty beside the play."""
+    rules = settlement.rules
+    players = {player.name: player for player in settlement.players}
+    lines = []
+    for pair in settlement.pairs:
+        if pair.decided_by != "rows":
+            continue
+        a, b = players[pair.a], players[pair.b]
+        for row, note, outcome in zip(ROW_NAMES, pair.notes, pair.rows):
+            if note != "suit" or rules.suit_order is None:
+                continue
+            winner, loser = (a.assessment, b.assessment) if outcome > 0 else (b.assessment, a.assessment)
+            assert winner is not None and loser is not None  # the rows were played
+            index = ROW_NAMES.index(row)
+            mine, theirs = winner.rows[index], loser.rows[index]
+            decider = suit_decider(mine.cards, theirs.cards, mine.plain, rules.suit_order)
+            why = f": {suits_words(*decider)}" if decider else ""
+            names = (pair.a, pair.b) if outcome > 0 else (pair.b, pair.a)
+            lines.append(f"{names[0]} takes the {row} from {names[1]} on suits{why}")
+        tied = [row for row, note in zip(ROW_NAMES, pair.notes) if note == "banker"]
+        if tied:
+            other = pair.b if settlement.banker == pair.a else pair.a
+            lines.append(f"{settlement.banker}, the banker, takes the tied {' and '.join(tied)} from {other}")
+        if pair.penalty:
+            fouled, live = (pair.b, pair.a) if pair.penalty > 0 else (pair.a, pair.b)
+            penalty = number(magnitude(pair.penalty))
+            lines.append(f"{fouled} pays {live} a penalty of {penalty} for the foul, beside the play (foul_plays)")
+    return lines
+
+
+class Split(Record):
+    """An equal home-run split (docs/rules.md 8) as the settlement paid it: the
+    home-run player, each opponent's own units before the split (from the
+    player's side), their total, and the share each opponent adds."""
+
+    __slots__ = ("hitter", "units", "total", "share")
+
+    def __init__(self, hitter: str, units: dict[str, Amount], total: Amount, share: Amount) -> None:
+        self.hitter = hitter
+        self.units = units
+        self.total = total
+        self.share = share
+
+    @property
+    def rounded(self) -> bool:
+        """Whether the share is the total over the opponents rounded to 0.01."""
+        return self.share * len(self.units) != self.total
+
+
+def splits(settlement: Settlement) -> dict[str, Split]:
+    """Each equal home-run split of the deal, by the home-run player (read from
+    the pairs' ``split``: the player scooped every opponent)."""
+    found: dict[str, Split] = {}
+    for pair in settlement.pairs:
+        if not pair.split:
+            continue
+        hitter, opponent, sign = (pair.a, pair.b, 1) if pair.rows == (1, 1, 1) else (pair.b, pair.a, -1)
+        split = found.get(hitter)
+        if split is None:
+            split = found[hitter] = Split(hitter, {}, 0, pair.split * sign)
+        split.units[opponent] = (pair.units - pair.split) * sign
+        split.total = sum(split.units.values())
+    return found
+
+
+def split_text(split: Split) -> str:
+    """'Ann's home run, split equally: each opponent pays 10 more (30 / 3)'."""
+    rounded = ", rounded" if split.rounded else ""
+    return (
+        f"{split.hitter}'s home run, split equally: each opponent pays {number(split.share)} more "
+        f"({number(split.total)} / {len(split.units)}{rounded})"
+    )
+
+
+class Cut(Record):
+    """A payment a cap or a stack cut (docs/rules.md 12), as the settlement paid
+    it: who pays whom, what was paid and what was owed, ``kind`` (``cap`` or
+    ``stack``), ``bound`` the player whose limit stopped it and ``limit`` that
+    limit (the cap, or that player's stack), and both players' nets (cap) or
+    stacks (stack) just before the payment."""
+
+    __slots__ = ("payer", "payee", "paid", "owed", "kind", "bound", "limit", "payer_before", "payee_before")
+
+    def __init__(
+        self,
+        payer: str,
+        payee: str,
+        paid: Amount,
+        owed: Amount,
+        kind: str,
+        bound: str,
+        limit: Amount,
+        payer_before: Amount,
+        payee_before: Amount,
+    ) -> None:
+        self.payer = payer
+        self.payee = payee
+        self.paid = paid
+        self.owed = owed
+        self.kind = kind
+        self.bound = bound
+        self.limit = limit
+        self.payer_before = payer_before
+        self.payee_before = payee_before
+
+
+def cuts(settlement: Settlement) -> dict[int, Cut]:
+    """The cut payments of a deal, by the pair's index: the payments are followed
+    in the order they were made (the pairs' order) from what the players held
+    before the deal (the standing after it, less the deal's money), reading each
+    payment's amount from the pair; nothing is cut again here."""
+    pairs = settlement.pairs
+    if not any(pair.cut for pair in pairs):
+        return {}
+    rules = settlement.rules
+    owner = {player.name: player.seat.owner for player in settlement.players}
+    money = {total.name: total.amount for total in settlement.owners}
+    standing = settlement.standing
+    net: dict[str, Amount] = dict.fromkeys(money, 0)
+    if rules.cap_scope == "session" and standing is not None and standing.net is not None:
+        net = {name: standing.net.get(name, 0) - amount for name, amount in money.items()}
+    stacks: dict[str, Amount] = {}
+    if standing is not None and standing.stacks is not None:
+        stacks = {name: standing.stacks[name] - amount for name, amount in money.items()}
+    found = {}
+    for index, pair in enumerate(pairs):
+        if not pair.owed:
+            continue
+        payer, payee = (owner[pair.b], owner[pair.a]) if pair.owed > 0 else (owner[pair.a], owner[pair.b])
+        paid, owed = magnitude(pair.amount), magnitude(pair.owed)
+        if pair.cut == "cap":
+            assert rules.cap is not None  # a cap cut it
+            bound = payee if rules.cap - net[payee] <= rules.cap + net[payer] else payer
+            found[index] = Cut(payer, payee, paid, owed, "cap", bound, rules.cap, net[payer], net[payee])
+        elif pair.cut == "stack":
+            bound = payer if stacks[payer] <= stacks[payee] else payee
+            found[index] = Cut(payer, payee, paid, owed, "stack", bound, stacks[bound], stacks[payer], stacks[payee])
+        net[payer] -= paid
+        net[payee] += paid
+        if stacks:
+            stacks[payer] -= paid
+            stacks[payee] += paid
+    return found
+
+
+def magnitude(amount: Amount) -> Amount:
+    """An amount without its sign."""
+    return -amount if amount < 0 else amount
+
+
+def cut_text(cut: Cut, rules: RuleSet) -> str:
+    """'Cat pays Ann 12, not 28 (cap 40: Ann at +40)', 'Cat pays Ann 30, not 31 (Cat's stack 30)'."""
+    if cut.kind == "cap":
+        scope = "session cap" if rules.cap_scope == "session" else "cap"
+        end = cut.limit if cut.bound == cut.payee else -cut.limit
+        why = f"{scope} {number(cut.limit)}: {cut.bound} at {signed(end)}"
+    else:
+        why = f"{cut.bound}'s stack {number(cut.limit)}"
+    return f"{cut.payer} pays {cut.payee} {number(cut.paid)}, not {number(cut.owed)} ({why})"
 
 
 def _matrix(
@@ -262,11 +487,12 @@ def json_string(text: str) -> str:
     return '"' + "".join(out) + '"'
 
 
-def assessment_data(assessment: Assessment | None) -> dict[str, object]:
+def assessment_data(assessment: Assessment | None, broken: bool = False) -> dict[str, object]:
     """A hand's rows, foul and royalties as JSON fields (``rows`` is null when
-    the hand's rows do not play: a natural, a surrender, an unset hand)."""
+    the hand's rows do not play: a natural, a surrender, an unset hand).  With
+    ``broken`` (rules with ``broken_royalties``) the royalties add ``broken``."""
     if assessment is None:
-        return {"foul": False, "foul_reason": None, "rows": None, "royalties": _royalty_data(None)}
+        return {"foul": False, "foul_reason": None, "rows": None, "royalties": _royalty_data(None, broken)}
     rows = {}
     texts = card_texts()
     for row in assessment.rows:
@@ -282,7 +508,7 @@ def assessment_data(assessment: Assessment | None) -> dict[str, object]:
         "foul": assessment.foul is not None,
         "foul_reason": assessment.foul.reason if assessment.foul else None,
         "rows": rows,
-        "royalties": _royalty_data(assessment),
+        "royalties": _royalty_data(assessment, broken),
     }
 
 
@@ -300,25 +526,35 @@ def _row_words(value: int) -> tuple[str, str, str]:
     return words
 
 
-def _royalty_data(assessment: Assessment | None) -> dict[str, object]:
+def _royalty_data(assessment: Assessment | None, broken: bool = False) -> dict[str, object]:
     if assessment is None:
-        return {"front": 0, "middle": 0, "back": 0, "total": 0}
+        return {"front": 0, "middle": 0, "back": 0, "broken": 0, "total": 0} if broken else _NO_ROYALTIES.copy()
     royalties: dict[str, object] = {row.name: row.royalty for row in assessment.rows}
+    if broken:
+        royalties["broken"] = assessment.core.broken
     royalties["total"] = assessment.royalty_total
     return royalties
 
 
+_NO_ROYALTIES: dict[str, object] = {"front": 0, "middle": 0, "back": 0, "total": 0}
+
+
 def natural_data(natural: Natural | None) -> dict[str, object]:
-    """``natural`` (id or null), its units, and a row-based natural's arrangement."""
+    """``natural`` (id or null; ``false-claim`` for a false claim), its units (what
+    a false claim pays), a row-based natural's arrangement, and with
+    ``natural_suit_tiebreak`` ``natural_high``, the card that breaks a tie."""
     arrangement = None
     if natural and natural.rows:
         back, middle, front = natural.rows
         arrangement = " / ".join(" ".join(map(str, row)) for row in (front, middle, back))
-    return {
+    data: dict[str, object] = {
         "natural": natural.id if natural else None,
         "natural_units": natural.units if natural else 0,
         "natural_arrangement": arrangement,
     }
+    if natural is not None and natural.high is not None:
+        data["natural_high"] = str(natural.high)
+    return data
 
 
 def fantasyland_data(fantasyland: Fantasyland | None) -> dict[str, object] | None:
@@ -332,7 +568,7 @@ def fantasyland_data(fantasyland: Fantasyland | None) -> dict[str, object] | Non
     }
 
 
-def _player_data(player: PlayerResult) -> dict[str, object]:
+def _player_data(player: PlayerResult, broken: bool = False) -> dict[str, object]:
     seat = player.seat
     texts = card_texts()
     return {
@@ -340,7 +576,7 @@ def _player_data(player: PlayerResult) -> dict[str, object]:
         "owner": seat.owner,
         "hand": str(seat.hand) if seat.hand else None,
         "cards": [texts[code] for code in seat.codes],
-        **assessment_data(player.assessment),
+        **assessment_data(player.assessment, broken),
         **natural_data(player.natural),
         "surrendered": seat.surrendered,
         "waived": seat.waive,
@@ -350,32 +586,86 @@ def _player_data(player: PlayerResult) -> dict[str, object]:
     }
 
 
+class Extras:
+    """Which of the issue-10 facts a rule set's JSON carries: each appears only
+    under the rules that can make it (so older rule sets keep their shape).
+    ``banker``: top-level ``banker`` (banker pairing); ``penalty``
+    (``foul_plays``), ``split`` (an equal home-run split), ``cut`` (``owed``
+    and ``cut``: a cap or table stakes) and ``notes`` (``suit_order`` or
+    ``banker_wins_ties``) in each pair; ``stacks`` (table stakes) top-level;
+    ``broken`` in each player's royalties (``broken_royalties``)."""
+
+    __slots__ = ("banker", "penalty", "split", "cut", "notes", "stacks", "broken")
+
+    def __init__(self, rules: RuleSet) -> None:
+        self.banker = rules.pairing == "banker"
+        self.penalty = rules.foul_plays
+        self.split = rules.home_run and rules.home_run_split == "equal"
+        self.cut = rules.cap is not None or bool(rules.table_stakes)
+        self.notes = rules.suit_order is not None or rules.banker_wins_ties
+        self.stacks = bool(rules.table_stakes)
+        self.broken = rules.royalties.broken_royalties
+
+
+_EXTRAS: list[tuple[object, Extras]] = []
+
+
+def extras(rules: RuleSet) -> Extras:
+    """The rule set's :class:`Extras` (the last rule set's kept: a session asks for it every deal)."""
+    if _EXTRAS and _EXTRAS[0][0] is rules:
+        return _EXTRAS[0][1]
+    found = Extras(rules)
+    _EXTRAS[:] = [(rules, found)]
+    return found
+
+
+def pair_data(pair: PairResult, shown: Extras) -> dict[str, object]:
+    """One pair as JSON fields, with the extras its rule set carries."""
+    data: dict[str, object] = {
+        "a": pair.a,
+        "b": pair.b,
+        "decided_by": pair.decided_by,
+        "rows": list(pair.rows),
+        "row_units": pair.row_units,
+        "bonus": pair.bonus,
+        "royalties": pair.royalties,
+        "multiplier": pair.multiplier,
+        "natural": pair.natural,
+        "surrender": pair.surrender,
+        "units": pair.units,
+        "stake": pair.stake,
+        "amount": pair.amount,
+    }
+    if shown.penalty:
+        data["penalty"] = pair.penalty
+    if shown.split:
+        data["split"] = pair.split
+    if shown.cut:
+        data["owed"] = pair.owed
+        data["cut"] = pair.cut
+    if shown.notes:
+        data["notes"] = list(pair.notes)
+    return data
+
+
+def stacks_data(settlement: Settlement) -> dict[str, object]:
+    """Each player's stack after the deal (table stakes), by name."""
+    standing = settlement.standing
+    return dict(standing.stacks) if standing is not None and standing.stacks is not None else {}
+
+
 def settlement_data(settlement: Settlement) -> dict[str, object]:
     """The JSON object of ``score`` (documented in the README)."""
-    return {
-        "rules": settlement.rules.id,
-        "stake": settlement.stake,
-        "players": [_player_data(player) for player in settlement.players],
-        "pairs": [
-            {
-                "a": pair.a,
-                "b": pair.b,
-                "decided_by": pair.decided_by,
-                "rows": list(pair.rows),
-                "row_units": pair.row_units,
-                "bonus": pair.bonus,
-                "royalties": pair.royalties,
-                "multiplier": pair.multiplier,
-                "natural": pair.natural,
-                "surrender": pair.surrender,
-                "units": pair.units,
-                "stake": pair.stake,
-                "amount": pair.amount,
-            }
-            for pair in settlement.pairs
-        ],
-        "totals": [{"name": owner.name, "units": owner.units, "amount": owner.amount} for owner in settlement.owners],
-    }
+    shown = extras(settlement.rules)
+    data: dict[str, object] = {"rules": settlement.rules.id, "stake": settlement.stake}
+    if shown.banker:
+        data["banker"] = settlement.banker
+    data["players"] = [_player_data(player, shown.broken) for player in settlement.players]
+    data["pairs"] = [pair_data(pair, shown) for pair in settlement.pairs]
+    data["totals"] = [{"name": owner.name, "units": owner.units, "amount": owner.amount} for owner in settlement.owners]
+    if shown.stacks:
+        data["stacks"] = stacks_data(settlement)
+    return data
 
 
 def render_json(data: object) -> str:
@@ -430,7 +720,7 @@ def check_data(report: HandReport, rules: RuleSet) -> dict[str, object]:
         "rules": rules.id,
         "hand": str(report.hand) if report.hand else None,
         "cards": [str(card) for card in report.cards],
-        **assessment_data(report.assessment),
+        **assessment_data(report.assessment, rules.royalties.broken_royalties),
         **natural_data(report.natural),
         "fantasyland": fantasyland_data(report.fantasyland),
     }
@@ -451,13 +741,21 @@ def render_check(report: HandReport, rules: RuleSet, style: str = DEFAULT_STYLE,
                 cells.append(number(row.royalty))
             rows.append(cells)
         lines += [tabulated(rows, headers, style, ["left"] * 4 + ["right"] * royalties), ""]
-        if assessment.foul:
+        if assessment.foul and rules.foul_plays:
+            lines.append(
+                f"FOUL: {assessment.foul.reason}; a fouled hand pays a penalty, plays its rows and earns no royalties"
+            )
+        elif assessment.foul:
             lines.append(f"FOUL: {assessment.foul.reason}; a fouled hand loses every row and earns no royalties")
         elif rules.low_middle:
             lines.append("Legal: the back is at least the front (the middle plays low).")
         else:
             lines.append("Legal: the back is at least the middle, the middle at least the front.")
-        if royalties and not assessment.foul:
+        broken = assessment.core.broken
+        if broken:
+            rows_total = number(assessment.royalty_total - broken)
+            lines.append(f"Royalties: {number(assessment.royalty_total)} (rows {rows_total}, broken {number(broken)})")
+        elif royalties and not assessment.foul:
             lines.append(f"Royalties: {number(assessment.royalty_total)}")
     else:
         lines.append(f"Unset hand: {cards_text(report.cards, colour)}")

@@ -399,6 +399,7 @@ class Ledger:
         self.stacks: dict[str, Amount] = {}
         self.net: dict[str, Amount] = {}
         self.over: str | None = None  # why the session ended (a stack is empty), once it has
+        self.emptied: tuple[str, int] | None = None  # the player whose stack is empty, and the deal
         self.units: dict[str, Amount] = {}
         self.money: dict[str, Amount] = {}
         self.deals = 0
@@ -510,6 +511,7 @@ class Ledger:
             self.stacks.update(standing.stacks)
             empty = [player for player in deal.owners() if standing.stacks[player] <= 0]
             if empty:
+                self.emptied = (empty[0], number)
                 self.over = (
                     f"the session is over: {empty[0]}'s stack is empty after deal {number} (table stakes): "
                     "start a new session to play on"

@@ -24,6 +24,7 @@ from cpscore.formatting import (
 from cpscore.session import DealResult, Ledger
 
 if TYPE_CHECKING:
+    from cpscore.formatting import Extras
     from cpscore.scoring import PairResult, PlayerResult
 
 
@@ -71,12 +72,19 @@ def totals_data(ledger: Ledger) -> dict[str, object]:
     if ledger.race:
         race = ledger.race
         data["race"] = {"target": race.target, "points": dict(race.points), "winner": race.winner, "deal": race.deal}
+    if ledger.buy_in is not None:  # table stakes (docs/rules.md 12)
+        data["buy_in"] = ledger.buy_in
+        data["stacks"] = dict(ledger.stacks)
+        data["ended"] = None if ledger.emptied is None else {"empty": ledger.emptied[0], "deal": ledger.emptied[1]}
     return data
 
 
 def _deal_notes(result: DealResult) -> str:
-    notes = []
-    for player in result.settlement.players:
+    from cpscore.formatting import cut_text, cuts, splits
+
+    settlement = result.settlement
+    notes = [] if settlement.banker is None else [f"{settlement.banker} banks"]
+    for player in settlement.players:
         name = player.seat.name
         if player.foul:
             notes.append(f"{name} FOUL")
@@ -86,6 +94,9 @@ def _deal_notes(result: DealResult) -> str:
             notes.append(f"{name} surrenders")
         if player.fantasyland and player.fantasyland.status != "none":
             notes.append(f"{name} {fantasyland_text(player.fantasyland)}")
+    for split in splits(settlement).values():
+        notes.append(f"{split.hitter} home run split {signed(split.share)} each")
+    notes += [cut_text(cut, settlement.rules) for cut in cuts(settlement).values()]
     if result.race_points:
         scored = [f"{name} {points}" for name, points in result.race_points.items() if points]
         if scored:
@@ -139,6 +150,12 @@ def render_totals(ledger: Ledger, style: str = DEFAULT_STYLE, show_money: bool =
         parts += [f"  {t.payer} pays {t.payee} {number(t.amount)}" for t in payments]
     else:
         parts.append("Everyone is square.")
+    if ledger.buy_in is not None:  # table stakes (docs/rules.md 12)
+        stacks = ", ".join(f"{name} {number(stack)}" for name, stack in ledger.stacks.items())
+        parts += ["", f"Stacks (buy-in {number(ledger.buy_in)}): {stacks}."]
+        if ledger.emptied is not None:
+            player, deal = ledger.emptied
+            parts.append(f"{player}'s stack is empty after deal {deal}: the session is over.")
     if ledger.race:
         race = ledger.race
         standings = ", ".join(f"{name} {points}" for name, points in race.points.items())
@@ -216,9 +233,13 @@ def session_lines(ledger: Ledger, results: Iterable[DealResult]) -> Iterator[str
 
 def deal_line(result: DealResult) -> str:
     """One deal of a session as a line of JSON (no newline)."""
+    from cpscore.formatting import extras, stacks_data
+
     settlement = result.settlement
-    players = ",".join([_player_line(player) for player in settlement.players])
-    pairs = ",".join([_pair_line(pair) for pair in settlement.pairs])
+    shown = extras(settlement.rules)
+    broken = shown.broken
+    players = ",".join([_player_line(player, broken) for player in settlement.players])
+    pairs = ",".join([_pair_line(pair, shown) for pair in settlement.pairs])
     totals = ",".join(
         [
             f'{{"name":{_text(o.name)},"units":{_number(o.units)},"amount":{_number(o.amount)}}}'
@@ -231,11 +252,16 @@ def deal_line(result: DealResult) -> str:
             for name, (units, amount) in result.running.items()
         ]
     )
+    banker = ""
+    if shown.banker:
+        banker = f',"banker":{"null" if settlement.banker is None else _text(settlement.banker)}'
     line = (
         f'{{"deal":{result.number},"line":{result.line},"rules":{_text(settlement.rules.id)},'
-        f'"stake":{_number(settlement.stake)},"players":[{players}],"pairs":[{pairs}],"totals":[{totals}],'
-        f'"running":[{running}]'
+        f'"stake":{_number(settlement.stake)}{banker},"players":[{players}],"pairs":[{pairs}],"totals":[{totals}]'
     )
+    if shown.stacks:
+        line += f',"stacks":{compact_json(stacks_data(settlement))}'
+    line += f',"running":[{running}]'
     if result.race_points is not None:
         line += f',"race_points":{compact_json(dict(result.race_points))}'
     return line + "}"
@@ -264,6 +290,7 @@ _CARD_JSON: list[str] = []
 _ROW_JSON: dict[tuple[int, object], str] = {}
 _ROW_SPANS = (("front", 0, 3), ("middle", 3, 8), ("back", 8, 13))
 _NO_ROWS = '"foul":false,"foul_reason":null,"rows":null,"royalties":{"front":0,"middle":0,"back":0,"total":0}'
+_NO_ROWS_BROKEN = _NO_ROWS.replace('"total"', '"broken":0,"total"')
 
 
 def _cards_json(codes: Iterable[int]) -> str:
@@ -292,7 +319,7 @@ def _row_json(plain: int, royalty: object) -> str:
     return found
 
 
-def _player_line(player: PlayerResult) -> str:
+def _player_line(player: PlayerResult, broken: bool = False) -> str:
     from cpscore.formatting import fantasyland_data, natural_data
 
     seat = player.seat
@@ -301,7 +328,7 @@ def _player_line(player: PlayerResult) -> str:
     hand_json = "null" if hand is None else _text(str(hand))
     assessment = player.assessment
     if assessment is None:
-        rows = _NO_ROWS
+        rows = _NO_ROWS_BROKEN if broken else _NO_ROWS
     else:
         core = assessment.core
         foul = core.foul
@@ -312,11 +339,12 @@ def _player_line(player: PlayerResult) -> str:
                 for (name, start, end), plain, royalty in zip(_ROW_SPANS, core.plains, royalties)
             ]
         )
-        total = _number(sum(royalties))
+        total = _number(sum(royalties) + core.broken)
+        split = f'"broken":{_number(core.broken)},' if broken else ""
         rows = (
             f'"foul":{"true" if foul else "false"},"foul_reason":{_text(foul.reason) if foul else "null"},'
             f'"rows":{{{row_parts}}},"royalties":{{"front":{_number(royalties[0])},'
-            f'"middle":{_number(royalties[1])},"back":{_number(royalties[2])},"total":{total}}}'
+            f'"middle":{_number(royalties[1])},"back":{_number(royalties[2])},{split}"total":{total}}}'
         )
     natural = player.natural
     if natural is None:
@@ -333,22 +361,39 @@ def _player_line(player: PlayerResult) -> str:
     )
 
 
-def _pair_line(pair: PairResult) -> str:
+def _pair_line(pair: PairResult, shown: Extras | None = None) -> str:
     f, m, b = pair.rows
     numbers = (pair.row_units, pair.bonus, pair.royalties, pair.natural, pair.surrender, pair.units)
+    more = "" if shown is None else _pair_extras(pair, shown)
     if all(type(value) is int for value in (*numbers, pair.stake, pair.amount)):  # written as they are
         row_units, bonus, royalties, natural, surrender, units = numbers
         return (
             f'{{"a":{_text(pair.a)},"b":{_text(pair.b)},"decided_by":"{pair.decided_by}","rows":[{f},{m},{b}],'
             f'"row_units":{row_units},"bonus":{bonus},"royalties":{royalties},"multiplier":{pair.multiplier},'
-            f'"natural":{natural},"surrender":{surrender},"units":{units},"stake":{pair.stake},"amount":{pair.amount}}}'
+            f'"natural":{natural},"surrender":{surrender},"units":{units},"stake":{pair.stake},"amount":{pair.amount}'
+            f"{more}}}"
         )
     return (
         f'{{"a":{_text(pair.a)},"b":{_text(pair.b)},"decided_by":"{pair.decided_by}","rows":[{f},{m},{b}],'
         f'"row_units":{_number(pair.row_units)},"bonus":{_number(pair.bonus)},"royalties":{_number(pair.royalties)},'
         f'"multiplier":{pair.multiplier},"natural":{_number(pair.natural)},"surrender":{_number(pair.surrender)},'
-        f'"units":{_number(pair.units)},"stake":{_number(pair.stake)},"amount":{_number(pair.amount)}}}'
+        f'"units":{_number(pair.units)},"stake":{_number(pair.stake)},"amount":{_number(pair.amount)}{more}}}'
     )
+
+
+def _pair_extras(pair: PairResult, shown: Extras) -> str:
+    """The fields a pair's JSON has under the rules that make them (:class:`~cpscore.formatting.Extras`)."""
+    more = ""
+    if shown.penalty:
+        more += f',"penalty":{_number(pair.penalty)}'
+    if shown.split:
+        more += f',"split":{_number(pair.split)}'
+    if shown.cut:
+        more += f',"owed":{_number(pair.owed)},"cut":"{pair.cut}"'
+    if shown.notes:
+        front, middle, back = pair.notes
+        more += f',"notes":["{front}","{middle}","{back}"]'
+    return more
 
 
 def session_csv(results: Iterable[DealResult]) -> Iterator[str]:

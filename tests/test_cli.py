@@ -377,18 +377,13 @@ def test_every_command_has_help_and_is_documented():
         assert ok(*path, "--help").startswith(f"Usage: main {' '.join(path)}")
 
 
-@pytest.mark.parametrize("example", sorted(p.name for p in EXAMPLES.glob("*.txt")))
-def test_examples_run_as_they_are(example):
-    if example.startswith("session"):
-        assert "To settle:" in ok("session", str(EXAMPLES / example))
-    else:
-        assert "Units won" in ok("score", str(EXAMPLES / example))
+# Each example file runs as its comment says: tests/test_readme.py.
 
 
 def test_examples_cover_two_three_and_four_players():
     counts = set()
     for path in EXAMPLES.glob("*.txt"):
-        if path.name.startswith("session"):
+        if "\n@" in "\n" + path.read_text():  # a session
             continue
         lines = [line for line in path.read_text().splitlines() if line.split("#")[0].strip()]
         counts.add(len(lines))
@@ -463,8 +458,8 @@ def test_rules_lists_the_presets():
         "ofc-western  open-face 1-6, western royalties paid by holder\n"
         "pineapple    as ofc, at most 3 players, 14-card Fantasyland\n"
         "taiwanese    rows with bonuses, scoops double, home run of 3, naturals\n"
-        "shisanshui   十三水: Eastern row values, scoops double, home run of 2, naturals\n"
-        "maubinh      Mậu Binh: Eastern row values, sập doubles, sập làng, naturals net\n"
+        "shisanshui   十三水: Eastern row values, scoops double, home run of 2\n"
+        "maubinh      Mậu Binh: Eastern row values, sập and sập làng, naturals net\n"
         "capsa        Capsa Susun: doubled Eastern values, suits break ties\n"
         "pusoy        Pusoy: 1-6 against a rotating banker, guns, suits break ties\n"
         "pineapple-ru Russian Pineapple for points: as pineapple, table stakes\n"

@@ -179,3 +179,33 @@ def test_a_tie_between_three_straights_names_each_row_as_it_ranks(tmp_path):
         "middle Amy king-high straight (K-Q-J-T-9) vs Bob queen-high straight (Q-J-T-9-8); "
         "front Amy ace-high three-card straight (A-K-Q) vs Bob four-high three-card straight (4-3-2): Amy is higher"
     ) in result.output
+
+
+def test_one_pair_explained_alone_reads_its_cut_and_split(tmp_path):
+    """explain_pair on its own finds the pair's cut and home-run split, as explain does for the deal."""
+    from cpscore.explain import explain_pair
+    from cpscore.rules import _merge, from_settings
+
+    ann = "Qh Qd 2c / Kh Kd Kc 3h 3d / 9s 9h 9d 9c 4h"
+    ben = "Js Jd 5c / Th Td 8c 8d 2d / Ac Ad 6s 6h 7c"
+    cat = "Ts 7d 4c / 6c 6d 5s 5h 3c / As Ks Qs 8s 2s"
+    base = get_rules("ofc").settings()
+    for changes, found in (
+        ({"cap": 30}, "  cut     cap 30 on each player's net over this deal"),
+        ({"home_run": True, "home_run_min_opponents": 2, "home_run_split": "equal"}, "  split   T / n = 60 / 2 = 30"),
+    ):
+        rules = from_settings(_merge(base, changes), "test")
+        deal = build_deal([Entry(n, h, "") for n, h in {"Ann": ann, "Ben": ben, "Cat": cat}.items()], rules)
+        result = settle(deal, rules)
+        alone = "\n".join(explain_pair(pair, result) for pair in result.pairs)
+        assert alone == explain(result)
+        assert found in alone
+
+
+def test_royalty_entries_name_the_entry_paid():
+    """A front trips paid by the category entry is 'front trips'; a rank entry is named by its rank."""
+    tom = "Ah Kd 2c / Jd Jc 9d 9c 4s / Qs Qd Qc 5s 5d"
+    text = why("taiwanese", {"Sev": "7s 7h 7d / 3c 4d 5h 6s 7c / Kh Qh Th 8h 2h", "Tom": tom})
+    assert "royalty +3 (front trips 3 in the taiwanese table)" in text
+    ofc = why("ofc", {"Sev": "7s 7h 7d / 3c 4d 5h 6s 7c / Kh Qh Th 8h 2h", "Tom": tom})
+    assert "Sev front 777 15" in ofc

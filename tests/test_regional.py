@@ -2,6 +2,7 @@
 the arithmetic of each is in its comment, and each is an example of docs/rules.md."""
 
 import json
+import pathlib
 from decimal import Decimal
 
 import pytest
@@ -339,6 +340,7 @@ def cli(*args, input=None):
     return CliRunner().invoke(main, list(args), input=input)
 
 
+EXAMPLES = pathlib.Path(__file__).parent.parent / "examples"
 THREE = f"Ann: {ANN}\nBen: {BEN}\nCat: {CAT}\n"
 
 
@@ -424,3 +426,18 @@ def test_score_with_a_buy_in_shows_the_money_paid():
         ("Ben", -26, -29),
         ("Cat", -34, -30),
     ]
+
+
+def test_the_totals_show_the_stacks_and_the_end():
+    # examples/table-stakes.txt, buy-in 50: Cy's stack is empty after the second deal.
+    result = cli("session", "--totals", str(EXAMPLES / "table-stakes.txt"))
+    assert result.exit_code == 0
+    assert result.stdout.endswith(
+        "Stacks (buy-in 50): Amy 137, Bob 13, Cy 0.\nCy's stack is empty after deal 2: the session is over.\n"
+    )
+    data = json.loads(cli("session", "--totals", "--format", "json", str(EXAMPLES / "table-stakes.txt")).stdout)
+    assert (data["buy_in"], data["stacks"], data["ended"]) == (
+        50,
+        {"Amy": 137, "Bob": 13, "Cy": 0},
+        {"empty": "Cy", "deal": 2},
+    )
