@@ -338,6 +338,13 @@ def _name_a_card_dealt_twice(seats: list[Seat], entries: list[Entry]) -> None:
                 holders[card] = (entry.name, row_name)
 
 
+def _no_banker(entry: Entry, rules: RuleSet) -> None:
+    prefix = f"{entry.where}: " if entry.where else ""
+    raise DealError(
+        f"{prefix}{entry.name} is named the banker, but the {rules.id} rules settle every pair: there is no banker"
+    )
+
+
 def _no_fantasyland(entry: Entry, rules: RuleSet) -> None:
     prefix = f"{entry.where}: " if entry.where else ""
     raise DealError(
@@ -362,6 +369,8 @@ def _seats_one_by_one(entries: list[Entry], flags: dict[str, set[str]], rules: R
         owners.check(seat.owner, entry.where)  # Amy[1] and amy: one player written two ways
         if seat.fantasyland and rules and rules.fantasyland == "none":
             _no_fantasyland(entry, rules)
+        if seat.banker and rules and rules.pairing != "banker":
+            _no_banker(entry, rules)
         seats.append(seat)
     return seats
 
@@ -400,6 +409,8 @@ def build_deal(
             seat = _seat(entry, flags)
             if seat.fantasyland and rules and rules.fantasyland == "none":
                 _no_fantasyland(entry, rules)
+            if seat.banker and rules and rules.pairing != "banker":
+                _no_banker(entry, rules)
             seats.append(seat)
     else:
         seats = _seats_one_by_one(entries, flags, rules)

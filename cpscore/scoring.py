@@ -298,10 +298,13 @@ def royalty(rules: RuleSet, row_name: str, value: int) -> Amount:
     spade bonus and ``max_per_hand`` (0 without royalties)."""
     if rules.royalties.mode == "none" or (row_name == "middle" and rules.low_middle):
         return 0
-    kind = "steel-wheel" if value == STEEL_WHEEL else category(value)
-    # A row's rank key is its group: QQ for a pair of queens, 777 for trips, 8888 for quads.
-    ranks = rank_letters(value).replace("-", "")[: 3 if kind == "trips" else 4 if kind == "quads" else 2]
-    return rules.royalties.table.lookup(row_name, kind, ranks)
+    kind = category(value)
+    table = rules.royalties.table
+    if row_name == "front":  # a front's key is its group: QQ for a pair of queens, 777 for trips
+        return table.lookup(row_name, kind, rank_letters(value).replace("-", "")[: 3 if kind == "trips" else 2])
+    if kind == "quads":  # quads-8 for four eights
+        return table.lookup(row_name, kind, _LETTERS[digits(value)[0]] * 4)
+    return table.lookup(row_name, "steel-wheel" if value == STEEL_WHEEL else kind)
 
 
 class _Model:
@@ -629,13 +632,16 @@ def royalty_units(rules: RuleSet, a: Core, b: Core, rows: tuple[int, int, int]) 
     """Royalty units from a's side (docs/rules.md 6).  In the row modes this is what
     a row's winner collects beyond the 1 unit the row is worth; broken royalties
     are paid by the holder's opponent whatever the mode and the rows."""
-    mode = rules.royalties.mode
+    royalties = rules.royalties
+    mode = royalties.mode
     broken = a.broken - b.broken
     if mode == "none":
         return broken
     if mode == "holder":
-        mine, theirs = pair_royalties(rules, a, b)
-        return sum(mine) - sum(theirs) + broken
+        if royalties.spade_bonus == "row":
+            mine, theirs = pair_royalties(rules, a, b)
+            return sum(mine) - sum(theirs) + broken
+        return sum(a.royalties) - sum(b.royalties) + broken
     return sum(row_extras(rules, a, b, rows)) + broken
 
 
@@ -712,6 +718,7 @@ class Outcome(Record):
 
 _NO_ROWS = (0, 0, 0)
 _NO_NOTES = ("", "", "")
+_PLAIN = (0, 0, 0, "", _NO_NOTES)  # penalty, split, owed, cut, notes of a pair none of them touched
 _ALL_PAIRS: dict[int, list[tuple[int, int]]] = {}  # seat index pairs (i < j) by number of seats
 
 
@@ -738,13 +745,13 @@ def pairs_of(seats: Sequence[Seat], rules: RuleSet, banker: int | None = None) -
 
 
 def banker_of(seats: Sequence[Seat], rules: RuleSet, banker: str | None = None) -> int | None:
-    """The banker's seat index under banker pairing (the player named, else the
-    one marked ``banker`` in the deal, else the first listed); None otherwise."""
+    """The banker's seat index under banker pairing (the one marked ``banker`` in
+    the deal, else the player named, else the first listed); None otherwise.
+    (A deal built under the rules refuses a banker marker without banker pairing.)"""
     if rules.pairing != "banker":
-        named = banker or next((seat.name for seat in seats if seat.banker), None)
-        if named is not None:
+        if banker is not None:
             raise DealError(
-                f"{named} is named the banker, but the {rules.id} rules settle every pair: there is no banker"
+                f"{banker} is named the banker, but the {rules.id} rules settle every pair: there is no banker"
             )
         return None
     if len({seat.owner for seat in seats}) != len(seats):
@@ -810,8 +817,11 @@ def kernel(
             continue
         cores[index] = core
     owners = [seat.owner for seat in seats]
-    bank = banker_of(seats, rules, banker)
-    settling = pairs_of(seats, rules, bank)
+    bank = banker_of(seats, rules, banker) if rules.pairing == "banker" or banker is not None else None
+    if len(set(owners)) == count and bank is None:  # the common case: every pair of hands plays
+        settling = _ALL_PAIRS.get(count) or pairs_of(seats, rules)
+    else:
+        settling = pairs_of(seats, rules, bank)
     foul_plays, ties_to_bank = rules.foul_plays, rules.banker_wins_ties
     # Pairs whose rows are played, and who scooped whom (for the multipliers).
     played: dict[tuple[int, int], tuple[int, int, int]] = {}
@@ -832,11 +842,12 @@ def kernel(
     equal = rules.home_run_split == "equal"
     model = _model(rules)
     by_rows, with_royalties = model.by_rows, model.mode != "none" or model.broken
-    pairs: list[list[Any]] = []
+    units: list[Amount] = [0] * count
+    money: list[Amount] = [0] * count
+    pairs: list[tuple[Any, ...]] = []
     for i, j in settling:
         found = played.get((i, j))
         pair_stake = pair_stakes.get(frozenset((owners[i], owners[j])), stake) if pair_stakes else stake
-        penalty: Amount = 0
         if found is not None:  # both hands play their rows
             rows = found
             core_a, core_b = cores[i], cores[j]
@@ -845,39 +856,55 @@ def kernel(
             if scoop and not equal and (home_run[i] if scoop > 0 else home_run[j]):  # docs/rules.md 8
                 multiplier *= 2
             royalties = royalty_units(rules, core_a, core_b, rows) if with_royalties else 0
+            amount = (row_units + bonus + royalties) * multiplier
             if foul_plays and (core_a.foul is None) != (core_b.foul is None):  # docs/rules.md 3
                 penalty = _foul_penalty(by_rows, i if core_b.foul else j, home_run, equal)
                 penalty = penalty if core_b.foul else -penalty
-            amount = (row_units + bonus + royalties) * multiplier + penalty
-            pair: list[Any] = [i, j, "rows", rows, row_units, bonus, royalties, multiplier, 0, 0, amount, pair_stake]
-            pair += [amount * pair_stake, penalty, 0, 0, "", notes.get((i, j), _NO_NOTES)]
+                amount += penalty
+                paid = amount * pair_stake
+                pair = (i, j, "rows", rows, row_units, bonus, royalties, multiplier, 0, 0, amount, pair_stake, paid)
+                pairs.append((*pair, penalty, 0, 0, "", notes.get((i, j), _NO_NOTES)))
+            else:
+                paid = amount * pair_stake
+                kept = notes.get((i, j), _NO_NOTES) if notes else _NO_NOTES
+                pairs.append(
+                    (i, j, "rows", rows, row_units, bonus, royalties, multiplier, 0, 0, amount, pair_stake, paid)
+                    + (0, 0, 0, "", kept)
+                )
         else:
             natural_a, natural_b = naturals[i], naturals[j]
-            if natural_a or natural_b:  # docs/rules.md 7, 12: naturals and false claims; no multipliers
+            if natural_a or natural_b:  # docs/rules.md 7: naturals and false claims; no multipliers
                 amount = _natural_units(natural_a, natural_b, rules)
-                pair = [i, j, "natural", _NO_ROWS, 0, 0, 0, 1, amount, 0, amount, pair_stake]
+                paid = amount * pair_stake
+                pairs.append((i, j, "natural", _NO_ROWS, 0, 0, 0, 1, amount, 0, amount, pair_stake, paid, *_PLAIN))
             else:  # docs/rules.md 4, step 2: a surrender
                 amount = _surrender_units(seats[i], seats[j], cores[i], cores[j], rules)
-                pair = [i, j, "surrender", _NO_ROWS, 0, 0, 0, 1, 0, amount, amount, pair_stake]
-            pair += [amount * pair_stake, 0, 0, 0, "", _NO_NOTES]
-        pairs.append(pair)
-    if equal and any(home_run):
-        _split_equally(pairs, home_run)
-    standing = _cut(pairs, owners, rules, standing) if rules.cap is not None or rules.table_stakes else standing
-    units: list[Amount] = [0] * count
-    money: list[Amount] = [0] * count
-    for pair in pairs:
-        i, j, amount, paid = pair[0], pair[1], pair[10], pair[12]
+                paid = amount * pair_stake
+                pairs.append((i, j, "surrender", _NO_ROWS, 0, 0, 0, 1, 0, amount, amount, pair_stake, paid, *_PLAIN))
         units[i] += amount
         units[j] -= amount
         money[i] += paid
         money[j] -= paid
+    if (equal and any(home_run)) or rules.cap is not None or rules.table_stakes:  # docs/rules.md 8, 12
+        changed = [list(pair) for pair in pairs]
+        if equal and any(home_run):
+            _split_equally(changed, home_run)
+        if rules.cap is not None or rules.table_stakes:
+            standing = _cut(changed, owners, rules, standing)
+        pairs = [tuple(pair) for pair in changed]
+        units, money = [0] * count, [0] * count
+        for pair in pairs:
+            i, j, amount, paid = pair[0], pair[1], pair[10], pair[12]
+            units[i] += amount
+            units[j] -= amount
+            money[i] += paid
+            money[j] -= paid
     fantasylands: list[Fantasyland | None] = [None] * count
     if rules.fantasyland != "none":
         fantasylands = [
             fantasyland(core, rules, seat.fantasyland, seat.name in repeats) for seat, core in zip(seats, cores)
         ]
-    return Outcome(cores, naturals, fantasylands, units, money, [tuple(pair) for pair in pairs], bank, standing)
+    return Outcome(cores, naturals, fantasylands, units, money, pairs, bank, standing)
 
 
 def _row_notes(
