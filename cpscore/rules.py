@@ -608,6 +608,7 @@ def rules_from_toml(text: str, source: str, default_id: str = "house") -> RuleSe
         raise top.error("preset", f"unknown preset {shown(preset)} (one of {', '.join(preset_names())})") from None
     overrides = {key: value for key, value in data.items() if key != "preset"}
     settings = _merge(base.settings(), overrides)
+
     # A setting the file changes that the rules then never read is an error, not a silent no-op.
     def changed(key: str) -> bool:
         return key in overrides and overrides[key] != getattr(base, key)

@@ -64,7 +64,10 @@ def test_valid_examples_pass(runner):
     examples = {name: text.encode() for name, text in fuzzing.SEED_DEALS.items()}
     own_rules = {"naturals.txt": "taiwanese", "false-claim.txt": "maubinh"}
     cases = [fuzzing.Case("score", ["score", name], dict(examples)) for name in examples if name not in own_rules] + [
-        *[fuzzing.Case("score", ["score", "--rules", rules, name], dict(examples)) for name, rules in own_rules.items()],
+        *[
+            fuzzing.Case("score", ["score", "--rules", rules, name], dict(examples))
+            for name, rules in own_rules.items()
+        ],
         fuzzing.Case(
             "score", ["score", "--rules", "ofc", "--stake", "10", "--explain", "four-players.txt"], dict(examples)
         ),

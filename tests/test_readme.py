@@ -52,7 +52,11 @@ def example_commands():
 
 @pytest.mark.parametrize(("name", "command"), list(example_commands()), ids=lambda value: value[:50])
 def test_every_example_file_runs_as_its_comment_says(name, command):
-    args = command.split()[1:]
-    result = subprocess.run([sys.executable, "-m", "cpscore", *args], cwd=ROOT, capture_output=True, text=True)
-    assert result.returncode == 0, (name, result.stderr)
+    from click.testing import CliRunner
+
+    from cpscore.cli import main
+
+    args = [str(ROOT / arg) if arg.startswith("examples/") else arg for arg in command.split()[1:]]
+    result = CliRunner().invoke(main, args)
+    assert result.exit_code == 0, (name, result.output)
     assert result.stdout and not result.stderr.strip(), name
