@@ -10,10 +10,65 @@ comes up, which gives each of our rows its chance to win, tie or lose, and
 takes the rows as independent: expected row units, plus the method's bonus
 from those chances (2-4: two rows of three; 1-6: the scoop), plus royalties
 (holder: ours less the baseline's average; row modes: what each row's winner
-collects beyond 1), plus a scoop doubling where the rules double scoops.  A
-home run needs several opponents and is left out.  ``simulate`` replaces the
-estimate by an average over drawn opponents, settled by the scoring steps
-themselves.
+collects beyond 1), plus a scoop doubling where the rules double scoops.
+Rows are compared as the rules rank them (``wheel = "second"`` moves the
+wheel below the top straight in our rows and the table's alike).
+``simulate`` replaces the estimate by an average over drawn opponents,
+settled by the kernel itself.
+
+What each setting of the rule set does to the estimate (docs/rules.md 3-12):
+
+- ``suit_order``: rows never tie.  The table's chance that the opponent's row
+  has our row's ranks is split by suits: the opponent holds that row in
+  suits drawn evenly from the cards of those ranks we do not hold (and, for a
+  flush, one suit; for five unpaired cards, not all one suit), and the first
+  card in the order the kernel compares them (:func:`cpscore.scoring.suit_key`)
+  decides, since the opponent cannot hold our card of it.  A row the opponent
+  cannot hold in those ranks at all counts half won.  The chances depend on
+  the hand's other cards, so they are worked out per hand.
+- ``suit_foul``: a middle equal to the back in ranks and above it on suits is
+  a foul, and the search never sets one (the kernel's own suit key decides).
+- ``banker_wins_ties`` (banker pairing, no suit order): a tied row is the
+  banker's, so the tie chance goes to the banker's side; the arranger must
+  be told whether the hand banks (``banker``), and refuses to guess.
+- ``home_run`` with ``home_run_min_opponents = 1``: scooping the one opponent
+  is a home run, so the scoop counts once more (under banker pairing, only
+  for the banker); a home run of 2 or 3 opponents needs more than the one
+  opponent and is left out.  ``home_run_split`` makes no difference against
+  one opponent (an equal share of one pair is the pair again).  As for the
+  scoop doubling, the estimate doubles the scoop's row units and bonus.
+- ``spade_bonus`` (``"own"``: the holder's royalty in the row holding 2s
+  counts twice; ``"row"``: both hands' royalties in that row): a row of ours
+  holding 2s has its royalty doubled, and under ``"row"`` the opponent's in
+  that row too.  When the hand does not hold 2s, the opponent's row of a
+  value holds it with the chance a full deck gives (one in four per 2 in the
+  row), and the royalties of that row double as the bonus says.
+- ``broken_royalties``: a setting collects what its split quads and straight
+  flushes earn, as the kernel counts it (holder-style, whatever the mode);
+  the baseline keeps its own whole (it sets its strongest five first), so
+  the opponent's is taken as 0.
+- ``cancel_when_both`` (row modes): a row's winner collects nothing beyond 1
+  when the loser's row holds a royalty too.
+- Royalty tables with rank entries (``trips-A``, ``quads-A``,
+  ``steel-wheel``): every royalty is read through
+  :func:`cpscore.scoring.royalty`, the kernel's lookup.
+- Naturals: the naturals a hand claims, and which one first, are
+  :func:`cpscore.naturals.claims` (``natural_rank``, ``natural_order`` and the
+  naturals of the rules); the arranger recommends only a natural the cards
+  make, so never a false claim (``false_claim``).  How two naturals settle
+  (``natural_vs_natural``, ``natural_suit_tiebreak``, ``six_pairs_odd_card``)
+  matters only against an opponent's natural, which the estimate leaves out.
+- Irrelevant to which setting is best: ``foul_plays`` (the arranger never
+  sets a hand foul, and the baseline never fouls: the rule only changes what
+  a misset hand costs), ``criss_cross`` (one hand), ``pairing`` and
+  ``banker_rotation`` (one pair is settled the same; but see
+  ``banker_wins_ties`` and the home run), ``cap``, ``cap_scope`` and
+  ``table_stakes`` (limits on money, which cut payments after the units are
+  scored: the units per opponent, and so the best setting, are the same;
+  ``simulate`` settles units without them), and the surrender.
+- Refused, with a message that says what to do: ``low_middle`` (the baseline
+  plays the middle high) and ``max_per_hand`` (the royalties a hand keeps
+  depend on all its rows together, and on the opponent's).
 
 What a row value is worth depends only on the rule set, so it is worked out
 once per rule set (on first use of each value) and kept in a model cached by
@@ -29,7 +84,8 @@ estimate are ordered by a fixed rule (the cards' positions), so the result
 does not depend on the order of the search.
 
 In Fantasyland (rules with ``fantasyland``, docs/rules.md 9) a hand of 14 to
-17 cards keeps 13 and discards the rest: the search chooses the back, the
+17 cards keeps 13 and discards the rest (``fantasyland_cards = 14``, as in
+``pineapple``, deals 14: one discard): the search chooses the back, the
 middle and the front from all the cards, and a setting that stays in
 Fantasyland (trips in front, a full house or better in the middle, quads or
 better in the back) adds ``fantasyland_value`` to its worth
@@ -46,10 +102,10 @@ from __future__ import annotations
 
 import heapq
 from bisect import bisect_left, bisect_right
-from collections.abc import Sequence
+from collections.abc import Collection, Mapping, Sequence
 from typing import TYPE_CHECKING
 
-from cpscore.cards import ROW_NAMES, Card, Hand
+from cpscore.cards import RANK_OF, ROW_NAMES, SUIT_OF, Card, Hand
 from cpscore.errors import CardError, RulesError
 from cpscore.records import Record
 from cpscore.rules import METHOD_BONUSES, RuleSet
@@ -60,8 +116,10 @@ if TYPE_CHECKING:
 
     from cpscore.amounts import Amount
 
-    #: A row value's (win, lose, royalty term): what the search reads.
+    #: A row's (win, lose, royalty term): what the search reads.
     _Chances = tuple[float, float, float]
+    #: A row value's tie chance and the royalty terms of winning and of losing the tie.
+    _Tie = tuple[float, float, float]
     #: The estimate from the front's, middle's and back's (win, lose, term):
     #: (expected units, the bonus part, the royalty part).
     _Value = Callable[[float, float, float, float, float, float, float, float, float], tuple[float, float, float]]
@@ -72,7 +130,14 @@ if TYPE_CHECKING:
 FANTASYLAND_VALUE = 6.0
 
 _CATEGORY_SHIFT = 20  # cpscore.values.CATEGORY_SHIFT
-_TRIPS, _FULL_HOUSE, _QUADS = 3, 6, 7  # cpscore.values categories
+_TRIPS, _FLUSH, _FULL_HOUSE, _QUADS, _STRAIGHT_FLUSH = 3, 5, 6, 7, 8  # cpscore.values categories
+_SUIT_BITS = 10  # a row's suit key below its value (cpscore.scoring)
+_TWO_OF_SPADES = 3  # the code of 2s
+
+# Which row holds 2s, for the spade bonus: the row's own royalty is as the table
+# has it (2s is elsewhere in the hand, or there is no spade bonus), the row holds
+# 2s, or the hand holds no 2s (the opponent may).
+_PLAIN, _HOLDS, _NONE_HELD = 0, 1, 2
 
 
 class RowChances(Record):
@@ -91,7 +156,8 @@ class Setting(Record):
     """A legal setting of 13 cards, its expected units, and the figures.
     ``discards`` are the cards a Fantasyland hand of more than 13 leaves out;
     ``fantasyland`` is what staying in Fantasyland adds to its worth (0 when
-    it does not stay, or when staying is not weighed)."""
+    it does not stay, or when staying is not weighed).  ``royalties``
+    includes the broken royalties the setting collects."""
 
     __slots__ = ("hand", "expected", "rows", "bonus", "royalties", "simulated", "discards", "fantasyland")
 
@@ -158,29 +224,33 @@ class Arrangement(Record):
 
 
 class _Table:
-    """One baseline row's values with cumulative counts."""
+    """One baseline row's values, in the order the rules rank them, with
+    cumulative counts; ``plains`` are the values' poker values (what royalties
+    and names read), the values themselves unless the wheel moves."""
 
-    def __init__(self, values: tuple[int, ...], counts: tuple[int, ...], samples: int) -> None:
+    def __init__(
+        self, values: tuple[int, ...], counts: tuple[int, ...], samples: int, plains: Sequence[int] | None = None
+    ) -> None:
         from itertools import accumulate
 
         self.values = values
+        self.plains = values if plains is None else tuple(plains)
         self.samples = samples
+        self.counts = counts
         self.cumulative = list(accumulate(counts, initial=0))
 
-    def chances(self, value: int) -> tuple[float, float]:
-        """(win, tie) of a row of this value against the baseline's row."""
-        low, high = bisect_left(self.values, value), bisect_right(self.values, value)
-        return self.cumulative[low] / self.samples, (self.cumulative[high] - self.cumulative[low]) / self.samples
+    def frequencies(self) -> list[float]:
+        return [count / self.samples for count in self.counts]
 
-    def above(self, weights: list[float]) -> list[float]:
-        """For each index, the sum of weight x frequency over the values above it."""
-        total = 0.0
-        sums = [0.0] * (len(self.values) + 1)
-        for index in range(len(self.values) - 1, -1, -1):
-            count = self.cumulative[index + 1] - self.cumulative[index]
-            total += weights[index] * count / self.samples
-            sums[index] = total
-        return sums
+    def ranked(self, key: Callable[[int], int]) -> _Table:
+        """The same table with each value moved by ``key`` (the wheel), reordered."""
+        moved = sorted(zip(map(key, self.values), self.values, self.counts))
+        return _Table(
+            tuple(value for value, _, _ in moved),
+            tuple(count for _, _, count in moved),
+            self.samples,
+            [plain for _, plain, _ in moved],
+        )
 
 
 _TABLES: dict[str, _Table] = {}
@@ -197,55 +267,183 @@ def _tables() -> dict[str, _Table]:
     return _TABLES
 
 
+def _suffix(weights: list[float]) -> list[float]:
+    """For each index, the sum of the weights from it on (one more entry: 0)."""
+    sums = [0.0] * (len(weights) + 1)
+    total = 0.0
+    for index in range(len(weights) - 1, -1, -1):
+        total += weights[index]
+        sums[index] = total
+    return sums
+
+
+def _prefix(weights: list[float]) -> list[float]:
+    """For each index, the sum of the weights below it (one more entry: all)."""
+    from itertools import accumulate
+
+    return list(accumulate(weights, initial=0.0))
+
+
+def _twos(plain: int) -> int:
+    """How many 2s a row of this poker value holds."""
+    from cpscore.hands import rank_letters
+
+    return rank_letters(plain).split("-").count("2")
+
+
 # The model: what the rule set makes each row value worth ------------------------------
+
+
+def refusal(rules: RuleSet) -> str | None:
+    """Why the arranger cannot arrange under these rules, or None: a setting
+    it does not model, and what to do."""
+    if rules.low_middle:
+        return (
+            f"the arranger does not play the middle low (low_middle, rules {rules.id}): its baseline plays it high;"
+            " arrange under a rule file with low_middle = false"
+        )
+    royalties = rules.royalties
+    if royalties.max_per_hand and (royalties.mode != "none" or royalties.broken_royalties):
+        return (
+            f"the arranger does not model max_per_hand = {royalties.max_per_hand} (rules {rules.id}): it counts"
+            " every royalty a hand holds; arrange under a rule file with max_per_hand = 0"
+        )
+    return None
+
+
+def _role(rules: RuleSet, banker: bool | None) -> bool | None:
+    """Whether the hand banks, where that changes the estimate (else None); an
+    error when it does and ``banker`` does not say, or when there is no banker."""
+    if rules.pairing != "banker":
+        if banker is not None:
+            raise RulesError(
+                f"the {rules.id} rules settle every pair: there is no banker (leave out --banker and --player)"
+            )
+        return None
+    reasons = []
+    if rules.banker_wins_ties and rules.suit_order is None:
+        reasons.append("tied rows go to the banker (banker_wins_ties)")
+    if rules.home_run and rules.home_run_min_opponents == 1:
+        reasons.append("only the banker makes a home run (home_run_min_opponents = 1)")
+    if not reasons:
+        return None  # the hand's settings are worth the same either way
+    if banker is None:
+        raise RulesError(
+            f"under the {rules.id} rules {' and '.join(reasons)}: say whether the hand is the banker's (--banker)"
+            " or a player's (--player)"
+        )
+    return banker
+
+
+def check_rules(rules: RuleSet, banker: bool | None = None) -> None:
+    """An error (:class:`RulesError`) when the arranger cannot arrange under
+    these rules (:func:`refusal`), or when whether the hand banks matters
+    and ``banker`` does not say, or there is no banker (:func:`_role`)."""
+    reason = refusal(rules)
+    if reason is not None:
+        raise RulesError(reason)
+    _role(rules, banker)
 
 
 class _Model:
     """The estimate under one rule set: what each row value is worth.  Built
-    once per rule set (see :func:`_model`); a row value's chances are worked
-    out the first time a hand has it and kept."""
+    once per rule set and role (see :func:`_model`); a row value's chances
+    are worked out the first time a hand has it and kept.  ``banker`` says
+    whether the hand banks, where the rules make that matter (:func:`_role`)."""
 
-    def __init__(self, rules: RuleSet) -> None:
-        if rules.low_middle:
-            raise RulesError(f"the arranger does not play the middle low ({rules.id}): its baseline plays it high")
+    def __init__(self, rules: RuleSet, banker: bool | None = None) -> None:
+        check_rules(rules, banker)
+        banker = _role(rules, banker)
         self.rules = rules
-        self.tables = _tables()
         mode = rules.royalties.mode
         self.mode = mode
-        self.opponent_extras: dict[str, list[float]] = {}
+        self.second = rules.wheel == "second"
+        tables = dict(_tables())
+        if self.second:
+            from cpscore.hands import wheel_second
+
+            tables = {row: table if row == "front" else table.ranked(wheel_second) for row, table in tables.items()}
+        self.tables = tables
+        spade = rules.royalties.spade_bonus
+        self.spade: str | None = spade if isinstance(spade, str) else None  # None, "row" or "own"
+        self.both_rows = spade == "row"  # the opponent's royalty in a 2s row doubles too
+        self.cancel = rules.royalties.cancel_when_both and mode in ("row-bonus", "row-value")
+        #: Suit strengths by suit code (3 highest) under suit_order, else None.
+        self.strength = None if rules.suit_order is None else [3 - rules.suit_order.index(suit) for suit in "cdhs"]
+        self.suit_foul = rules.suit_foul
+        self.broken = rules.royalties.broken_royalties
+        #: Whether a row's chances depend on more than its value (its cards, the hand's).
+        self.by_cards = self.strength is not None or self.spade is not None
+        #: The tie chance's share that is won, when the rules give ties to one side.
+        self.tie_share: float | None = None
+        if banker is not None and rules.banker_wins_ties and self.strength is None:
+            self.tie_share = 1.0 if banker else 0.0
+        self._sums: dict[str, dict[str, list[float]]] = {}
         self.opponent_holder = 0.0
         if mode != "none":
-            for row, table in self.tables.items():
-                royalties = [float(royalty(rules, row, value)) for value in table.values]
+            for row, table in tables.items():
+                self._sums[row] = sums = self._row_sums(row, table)
                 if mode == "holder":
-                    self.opponent_holder += sum(
-                        r * (table.cumulative[i + 1] - table.cumulative[i]) / table.samples
-                        for i, r in enumerate(royalties)
-                    )
-                elif mode in ("row-bonus", "row-value"):
-                    self.opponent_extras[row] = table.above([self._extra(r) for r in royalties])
-        #: Per row: value -> (win, lose, royalty term), and value -> tie.
-        self.chances: dict[str, dict[int, _Chances]] = {row: {} for row in ROW_NAMES}
-        self.ties: dict[str, dict[int, float]] = {row: {} for row in ROW_NAMES}
-        self.value = _value_function(rules.method, mode == "holder", self.opponent_holder, rules.scoop_doubles)
+                    self.opponent_holder += sums["average"][0]
+        #: Per row and spade variant: value -> (win, lose, royalty term), and value -> the tie.
+        self.chances: dict[str, list[dict[int, _Chances]]] = {row: [{}, {}, {}] for row in ROW_NAMES}
+        self.ties: dict[str, list[dict[int, _Tie]]] = {row: [{}, {}, {}] for row in ROW_NAMES}
+        home_run = rules.home_run and rules.home_run_min_opponents == 1
+        doubles = 2 if rules.scoop_doubles else 1
+        #: What our scoop and the opponent's are multiplied by (docs/rules.md 8).
+        self.multipliers = (
+            doubles * (2 if home_run and banker is not False else 1),
+            doubles * (2 if home_run and banker is not True else 1),
+        )
+        self.value = _value_function(rules.method, self.opponent_holder, self.multipliers)
         two, three = METHOD_BONUSES[rules.method]
-        doubled = _scoop_units(rules.method) if rules.scoop_doubles else 0
+        units = _scoop_units(rules.method)
         self._pair = float(two)  # the bonus for two rows won
-        self._triple = doubled - 2 * two + three  # all three won (two rows won three ways, less the overlap)
+        # All three won (two rows won three ways, less the overlap), with the scoop's units again.
+        self._triples = tuple((multiplier - 1) * units - 2 * two + three for multiplier in self.multipliers)
+
+    def _row_sums(self, row: str, table: _Table) -> dict[str, list[float]]:
+        """What the royalty terms read of one baseline row, by table index: sums
+        over the values below an index (``below``: how often our row wins and
+        collects; ``below_twos``: of those, how often the opponent's row holds
+        2s) and from an index on (what the opponent collects when its row
+        wins: ``above`` as the table has it, ``above_doubled``, ``above_twos``
+        with the chance of 2s), and the holder averages (``average``,
+        ``average_twos``: the doubling the opponent's own 2s gives it)."""
+        frequencies = table.frequencies()
+        amounts = [float(royalty(self.rules, row, plain)) for plain in table.plains]
+        twos = [_twos(plain) / 4 if self.spade else 0.0 for plain in table.plains]
+        if self.mode == "holder":
+            return {
+                "average": [sum(f * a for f, a in zip(frequencies, amounts))],
+                "average_twos": [sum(f * a * p for f, a, p in zip(frequencies, amounts, twos))],
+                "twos": [sum(f * p for f, p in zip(frequencies, twos))],
+            }
+        extra = self._extra
+        kept = [0.0 if self.cancel and amount else f for f, amount in zip(frequencies, amounts)]
+        return {
+            "below": _prefix(kept),
+            "below_twos": _prefix([k * p for k, p in zip(kept, twos)]),
+            "above": _suffix([f * extra(a) for f, a in zip(frequencies, amounts)]),
+            "above_doubled": _suffix([f * extra(2 * a) for f, a in zip(frequencies, amounts)]),
+            "above_twos": _suffix(
+                [f * (p * extra(2 * a) + (1 - p) * extra(a)) for f, a, p in zip(frequencies, amounts, twos)]
+            ),
+        }
 
     def with_back(self, win: float, lose: float, term: float) -> tuple[float, float, float, float, float]:
         """The estimate with the back fixed, as the same sum taken apart:
         ``c + p (wf + wm) - q (lf + lm) + s wf wm - t lf lm + rf + rm`` gives
         (c, p, q, s, t).  It agrees with :attr:`value` to rounding; the
         search uses it to pass over settings that cannot make the list."""
-        pair, triple = self._pair, self._triple
+        pair, (triple_won, triple_lost) = self._pair, self._triples
         constant = win - lose + term - (self.opponent_holder if self.mode == "holder" else 0.0)
         return (
             constant,
             1 + pair * win,
             1 + pair * lose,
-            pair + triple * win,
-            pair + triple * lose,
+            pair + triple_won * win,
+            pair + triple_lost * lose,
         )
 
     def _extra(self, amount: float) -> float:
@@ -254,47 +452,196 @@ class _Model:
             return 0.0
         return amount if self.mode == "row-bonus" else amount - 1
 
-    def _work_out(self, row: str, value: int) -> None:
+    def _work_out(self, row: str, value: int, variant: int) -> None:
+        """The chances of a row of this value (as the rules rank it) and what
+        its royalties add, with 2s where ``variant`` says (the module notes)."""
         table = self.tables[row]
-        win, tie = table.chances(value)
-        if self.mode == "none":
-            term = 0.0
-        else:
-            own = float(royalty(self.rules, row, value))
-            if self.mode == "holder":
-                term = own
+        low, high = bisect_left(table.values, value), bisect_right(table.values, value)
+        samples = table.samples
+        win, tie = table.cumulative[low] / samples, (table.cumulative[high] - table.cumulative[low]) / samples
+        lose = 1 - win - tie
+        plain = _plain_of(value) if self.second and row != "front" else value
+        term = tie_won = tie_lost = 0.0
+        mode = self.mode
+        if mode != "none":
+            own = float(royalty(self.rules, row, plain))
+            sums = self._sums[row]
+            if mode == "holder":
+                if variant == _HOLDS:  # ours counts twice, and with "row" the opponent's in this row
+                    term = 2 * own - (sums["average"][0] if self.both_rows else 0.0)
+                elif variant == _NONE_HELD:  # the opponent's 2s doubles its row, and with "row" ours
+                    term = own * (1 + sums["twos"][0] if self.both_rows else 1) - sums["average_twos"][0]
+                else:
+                    term = own
             else:  # row-bonus, row-value
-                term = win * self._extra(own) - self.opponent_extras[row][bisect_right(table.values, value)]
-        self.chances[row][value] = (win, 1 - win - tie, term)
-        self.ties[row][value] = tie
+                extra = self._extra
+                if variant == _HOLDS:
+                    won = extra(2 * own) * sums["below"][low]
+                    lost = sums["above_doubled" if self.both_rows else "above"][high]
+                elif variant == _NONE_HELD:
+                    won = extra(own) * sums["below"][low]
+                    if self.both_rows:
+                        won += (extra(2 * own) - extra(own)) * sums["below_twos"][low]
+                    lost = sums["above_twos"][high]
+                else:
+                    won, lost = extra(own) * sums["below"][low], sums["above"][high]
+                if self.cancel and own:
+                    lost = 0.0  # our row qualifies: the opponent's collects nothing beyond 1
+                term = won - lost
+                if tie and not (self.cancel and own):  # the opponent's tied row holds our royalty
+                    twos = _twos(plain) / 4 if variant == _NONE_HELD else 0.0
+                    plain_extra, doubled = extra(own), extra(2 * own)
+                    if variant == _HOLDS:
+                        ours, theirs = doubled, doubled if self.both_rows else plain_extra
+                    elif variant == _NONE_HELD:
+                        theirs = twos * doubled + (1 - twos) * plain_extra
+                        ours = theirs if self.both_rows else plain_extra
+                    else:
+                        ours = theirs = plain_extra
+                    tie_won, tie_lost = tie * ours, tie * theirs
+        share = self.tie_share
+        if share is not None and tie:  # banker_wins_ties: the tie is one side's
+            win, lose = win + share * tie, lose + (1 - share) * tie
+            term += share * tie_won - (1 - share) * tie_lost
+            tie = tie_won = tie_lost = 0.0
+        self.chances[row][variant][value] = (win, lose, term)
+        self.ties[row][variant][value] = (tie, tie_won, tie_lost)
 
-    def have(self, row: str, values: set[int]) -> dict[int, _Chances]:
-        """The row's chances by value, with every one of ``values`` in it."""
-        known = self.chances[row]
-        for value in values.difference(known):
-            self._work_out(row, value)
+    def have(self, row: str, values: Collection[int], variant: int = _PLAIN) -> dict[int, _Chances]:
+        """The row's chances by value (as the rules rank it), with every one of ``values`` in it."""
+        known = self.chances[row][variant]
+        for value in set(values).difference(known):
+            self._work_out(row, value, variant)
         return known
 
-    def row(self, row: str, value: int) -> RowChances:
-        """A row's chances and royalty term for a row of this (plain) value."""
-        if value not in self.chances[row]:
-            self._work_out(row, value)
-        win, lose, term = self.chances[row][value]
-        return RowChances(win, self.ties[row][value], lose, term)
+    def tie(self, row: str, value: int, variant: int = _PLAIN) -> _Tie:
+        """A row value's tie chance, and the royalty terms of winning and losing the tie."""
+        if value not in self.ties[row][variant]:
+            self._work_out(row, value, variant)
+        return self.ties[row][variant][value]
+
+    def row_chances(self, row: str, codes: Sequence[int], held: Collection[int]) -> RowChances:
+        """A row's chances and royalty term from its cards (codes), in a hand
+        of the cards ``held`` (the hand's, discards included): the estimate's
+        definition, worked out the slow way (the search reads the same
+        numbers in bulk from :class:`_Rows`)."""
+        from cpscore.hands import evaluate3, evaluate5, wheel_second
+
+        plain = evaluate3(codes) if len(codes) == 3 else evaluate5(codes)
+        value = wheel_second(plain) if self.second and row != "front" else plain
+        variant = _variant(self.spade, _TWO_OF_SPADES in codes, _TWO_OF_SPADES in held)
+        if value not in self.chances[row][variant]:
+            self._work_out(row, value, variant)
+        win, lose, term = self.chances[row][variant][value]
+        tie, tie_won, tie_lost = self.ties[row][variant][value]
+        if self.strength is not None and tie:
+            taken = 0
+            for code in held:
+                taken |= 1 << code
+            share = _suit_share(codes, plain, taken, self.strength)
+            win, lose = win + share * tie, lose + (1 - share) * tie
+            term += share * tie_won - (1 - share) * tie_lost
+            tie = 0.0
+        return RowChances(win, tie, lose, term)
 
     def expected(self, front: RowChances, middle: RowChances, back: RowChances) -> tuple[float, float, float]:
-        """(expected units, the bonus part, the royalty part) of a setting."""
+        """(expected units, the bonus part, the royalty part) of a setting
+        (without its broken royalties)."""
         return self.value(
             front.win, front.lose, front.royalty, middle.win, middle.lose, middle.royalty,
             back.win, back.lose, back.royalty,
         )  # fmt: skip
 
 
-def _value_function(method: str, holder: bool, opponent_holder: float, scoop_doubles: bool) -> _Value:
+def _plain_of(value: int) -> int:
+    from cpscore.hands import plain_of
+
+    return plain_of(value)
+
+
+def _variant(spade: str | None, in_row: bool, in_hand: bool) -> int:
+    """Where 2s lies, as far as the spade bonus cares (see ``_PLAIN``)."""
+    if spade is None:
+        return _PLAIN
+    return _HOLDS if in_row else _PLAIN if in_hand else _NONE_HELD
+
+
+def _suit_share(codes: Sequence[int], plain: int, taken: int, strength: Sequence[int]) -> float:
+    """Of the opponent's rows with our row's ranks, the share ours beats on
+    suits: the opponent's suits drawn evenly from the cards of those ranks
+    not ``taken`` (a bit per card code: the hand's cards), as a row of the
+    same category.  The first card in the kernel's order decides (the
+    opponent cannot hold ours): the highest-suited card of the biggest
+    group, of its highest rank (a straight's top card, the wheel's five).
+    Half when the opponent cannot hold such a row."""
+    return _suit_shares(taken, strength)(codes, plain)
+
+
+_POPCOUNT = [bin(bits).count("1") for bits in range(16)]
+_CHOOSE = [[1, 0, 0, 0, 0], [1, 1, 0, 0, 0], [1, 2, 1, 0, 0], [1, 3, 3, 1, 0], [1, 4, 6, 4, 1]]  # n choose k, n, k <= 4
+#: Rank group sizes by category, as the value's digits list the groups (a
+#: front's digits are fewer: the sizes are read as far as they go).
+_GROUP_SIZES = {0: (1, 1, 1, 1, 1), 1: (2, 1, 1, 1), 2: (2, 2, 1), 3: (3, 1, 1), 6: (3, 2), 7: (4, 1)}
+
+
+def _suit_shares(taken: int, strength: Sequence[int]) -> Callable[[Sequence[int], int], float]:
+    """:func:`_suit_share` for one hand (the cards ``taken``), from each rank's
+    free suits as bits; on one hand it depends only on the row's value and the
+    suit of its first card, so each is worked out once."""
+    free = [0] * 15  # by rank: the suits (bit per suit code) the opponent can hold
+    for rank in range(2, 15):
+        base = (rank - 2) * 4  # card code = (rank - 2) * 4 + suit
+        free[rank] = sum(1 << suit for suit in range(4) if not taken >> (base + suit) & 1)
+    lower = [sum(1 << suit for suit in range(4) if strength[suit] < level) for level in range(4)]
+    known: dict[tuple[int, int], float] = {}
+
+    def share(codes: Sequence[int], plain: int) -> float:
+        first = plain >> 16 & 15  # the first group's rank (a straight's top card)
+        ours = -1
+        for code in codes:
+            if RANK_OF[code] == first and strength[SUIT_OF[code]] > ours:
+                ours = strength[SUIT_OF[code]]
+        found = known.get((plain, ours))
+        if found is not None:
+            return found
+        category = plain >> _CATEGORY_SHIFT
+        if category == _FLUSH or category == _STRAIGHT_FLUSH:  # one suit, every rank of it free
+            suits = 15
+            for code in codes:
+                suits &= free[RANK_OF[code]]
+            total, below = _POPCOUNT[suits], _POPCOUNT[suits & lower[ours]]
+        elif len(codes) == 5 and (category == 0 or category == 4):  # five ranks, not all one suit
+            common, each = 15, 1
+            for code in codes:
+                rank = RANK_OF[code]
+                if rank != first:
+                    common &= free[rank]
+                    each *= _POPCOUNT[free[rank]]
+            mine = free[first]
+            low = mine & lower[ours]
+            total = _POPCOUNT[mine] * each - _POPCOUNT[mine & common]
+            below = _POPCOUNT[low] * each - _POPCOUNT[low & common]
+        else:  # rank groups: the first group's suits all below our first card
+            sizes = _GROUP_SIZES[category]
+            digits = [plain >> shift & 15 for shift in (16, 12, 8, 4, 0)]
+            total = below = 0
+            if all(_POPCOUNT[free[rank]] >= size for rank, size in zip(digits, sizes) if rank):
+                total = _CHOOSE[_POPCOUNT[free[first]]][sizes[0]]
+                below = _CHOOSE[_POPCOUNT[free[first] & lower[ours]]][sizes[0]]
+        result = known[plain, ours] = below / total if total else 0.5
+        return result
+
+    return share
+
+
+def _value_function(method: str, opponent_holder: float, multipliers: tuple[int, int]) -> _Value:
     """The estimate of a setting from its rows' (win, lose, royalty term),
-    for one rule set: (expected units, the bonus part, the royalty part)."""
+    for one rule set: (expected units, the bonus part, the royalty part).
+    ``opponent_holder`` is the opponent's average royalty (holder mode, else
+    0); ``multipliers`` what our scoop and the opponent's are multiplied by."""
     scoop_units = _scoop_units(method)
     two, three = METHOD_BONUSES[method]
+    won_again, lost_again = ((multiplier - 1) * scoop_units for multiplier in multipliers)
 
     def value(
         wf: float, lf: float, rf: float, wm: float, lm: float, rm: float, wb: float, lb: float, rb: float
@@ -306,12 +653,10 @@ def _value_function(method: str, holder: bool, opponent_holder: float, scoop_dou
             bonus += two * ((wf * wm + wf * wb + wm * wb - 2 * scoop) - (lf * lm + lf * lb + lm * lb - 2 * scooped))
         if three:
             bonus += three * (scoop - scooped)
-        royalties = rf + rm + rb
-        if holder:
-            royalties -= opponent_holder
+        royalties = rf + rm + rb - opponent_holder
         total = rows + bonus + royalties
-        if scoop_doubles:  # the scoop's units count twice
-            total += scoop * scoop_units - scooped * scoop_units
+        if won_again or lost_again:  # the scoop's units count again (doubled, a home run)
+            total += scoop * won_again - scooped * lost_again
         return total, bonus, royalties
 
     return value
@@ -341,15 +686,15 @@ def _value_key(value: object) -> object:
     return value
 
 
-def _model(rules: RuleSet) -> _Model:
-    """The model of this rule set, cached by the rule set's value, never by
-    ``id()``: a rule set made anew with the same settings finds the same
-    model, and one that differs in any setting never does.  The last few
-    rule sets are kept."""
-    key = _value_key(rules)
+def _model(rules: RuleSet, banker: bool | None = None) -> _Model:
+    """The model of this rule set (and role, where the rules make it matter),
+    cached by the rule set's value, never by ``id()``: a rule set made anew
+    with the same settings finds the same model, and one that differs in any
+    setting never does.  The last few rule sets are kept."""
+    key = (_value_key(rules), _role(rules, banker))
     found = _MODELS.get(key)
     if found is None:
-        found = _Model(rules)
+        found = _Model(rules, banker)
         if len(_MODELS) >= _MODELS_KEPT:
             del _MODELS[next(iter(_MODELS))]  # the oldest
         _MODELS[key] = found
@@ -373,10 +718,13 @@ def _combos(n: int, k: int) -> tuple[list[tuple[int, ...]], list[int]]:
 
 
 class _Rows:
-    """One hand's five- and three-card rows by bit mask (bit i: the i-th card),
-    and the bound on what any setting with a given back can be worth."""
+    """One hand's five- and three-card rows by bit mask (bit i: the i-th card):
+    their poker values (``five``, ``three``), how they rank for the foul
+    check (``rank``; ``front`` gives a front's rank on the same scale with its
+    chances), each row's chances by mask, and the bound on what any setting
+    with a given back can be worth."""
 
-    def __init__(self, codes: list[int], model: _Model, second_wheel: bool) -> None:
+    def __init__(self, codes: list[int], model: _Model) -> None:
         from itertools import accumulate
         from operator import itemgetter
 
@@ -398,28 +746,63 @@ class _Rows:
                     chosen = [indices[i] for i in combo]
                     five[sum(1 << i for i in chosen)] = evaluate5([codes[i] for i in chosen])
         combos3, masks3 = _combos(n, 3)
-        self.three = dict(zip(masks3, [THREE[prime[a] * prime[b] * prime[c]] for a, b, c in combos3]))
+        three = self.three = dict(zip(masks3, [THREE[prime[a] * prime[b] * prime[c]] for a, b, c in combos3]))
         self.five = five
-        #: As the rows rank under the rules (the wheel); five itself when nothing moves.
-        self.rank = {mask: wheel_second(value) for mask, value in five.items()} if second_wheel else five
-        #: The backs, strongest first.
-        self.order = sorted(five, key=self.rank.__getitem__, reverse=True)
-        values = set(five.values())
-        if second_wheel:
-            distinct = sorted(set(zip(self.rank.values(), five.values())))
-            self.ranks, plains = [rank for rank, _ in distinct], [plain for _, plain in distinct]
-        else:
-            self.ranks = plains = sorted(values)
-        self.middle = model.have("middle", values)
-        self.back = model.have("back", values)
-        self.front = model.have("front", set(self.three.values()))
-        self.fronts = sorted(set(self.three.values()))
-        # The best chances of any row of the hand ranking at most a limit:
-        # highest win, lowest loss, largest royalty term (each on its own: a bound).
+        #: As the five-card rows rank under the rules (the wheel); five itself when nothing moves.
+        ranked = {mask: wheel_second(value) for mask, value in five.items()} if model.second else five
+        rising_rows: tuple[tuple[dict[int, _Chances], list[int]], ...]
+        if not model.by_cards:  # the chances depend on the value alone: the search reads them by rank
+            middle, back = model.have("middle", ranked.values()), model.have("back", ranked.values())
+            chances = model.have("front", three.values())
+            values, values3 = sorted(set(ranked.values())), sorted(set(three.values()))
+            self.rank = ranked
+            entries = {value: (value, *chances[value]) for value in values3}
+            self.front = dict(zip(three, map(entries.__getitem__, three.values())))
+            self.order = sorted(five, key=ranked.__getitem__, reverse=True)
+            self.ranks, self.fronts = values, values3
+            rising_rows = ((chances, values3), (middle, values), (back, values))
+        else:  # every mask its own chances
+            middle, back, fronts = self._by_cards(codes, model, ranked, three, combos, masks, combos3, masks3)
+            if model.suit_foul:  # a middle equal to the back in ranks and above it on suits fouls
+                from collections import Counter
+
+                from cpscore.scoring import suit_key
+
+                strength = model.strength
+                assert strength is not None  # suit_foul needs suit_order
+                # Suits below the value, where a middle and a back can be equal: the
+                # hand holds each of the row's ranks twice over.
+                held = Counter(RANK_OF[code] for code in codes)
+                twice = {value for value in set(five.values()) if _twice(value, held)}
+                rank = {
+                    mask: ranked[mask] << _SUIT_BITS
+                    | (suit_key([codes[i] for i in combo], five[mask], strength) if five[mask] in twice else 0)
+                    for combo, mask in zip(combos, masks)
+                }
+                front_rank = {mask: value << _SUIT_BITS for mask, value in three.items()}
+            else:
+                rank, front_rank = ranked, three
+            self.rank = rank
+            self.front = {mask: (front_rank[mask], *fronts[mask]) for mask in masks3}
+            self.order = sorted(five, key=rank.__getitem__, reverse=True)
+            rising = self.order[::-1]
+            rising_fronts = sorted(masks3, key=front_rank.__getitem__)
+            self.ranks = [rank[mask] for mask in rising]
+            self.fronts = [front_rank[mask] for mask in rising_fronts]
+            rising_rows = ((fronts, rising_fronts), (middle, rising), (back, rising))
+        # self.rank: the rows' ranks for the foul check (a middle above the back, or a front
+        # above the middle, fouls); self.front: each front's (rank on the five-card scale,
+        # win, lose, royalty term); self.order: the backs, strongest first.
+        #: Whether ``middle`` and ``back`` are by mask (else by rank).
+        self.by_mask = model.by_cards
+        #: Each middle's and back's (win, lose, royalty term), by mask or by rank.
+        self.middle, self.back = middle, back
+        # The best chances of any row of the hand ranking at most a limit (self.ranks,
+        # self.fronts): highest win, lowest loss, largest royalty term (each on its own: a bound).
         win, lose, term = itemgetter(0), itemgetter(1), itemgetter(2)
         envelopes = []
-        for chances, values_in_order in ((self.front, self.fronts), (self.middle, plains), (self.back, plains)):
-            rows = list(map(chances.__getitem__, values_in_order))
+        for chances_of, in_order in rising_rows:
+            rows = list(map(chances_of.__getitem__, in_order))
             envelopes.append(
                 (
                     list(accumulate(map(win, rows), max)),
@@ -429,6 +812,78 @@ class _Rows:
             )
         self._envelopes = envelopes
         self._value = model.value
+        #: broken_royalties: the hand's quads and straight flushes (bit masks) and what each earns split.
+        self.combinations = _combinations(codes, model.rules) if model.broken else []
+        self.broken_most = _most_broken(self.combinations)
+
+    @staticmethod
+    def _by_cards(
+        codes: list[int],
+        model: _Model,
+        ranked: dict[int, int],
+        three: dict[int, int],
+        combos: list[tuple[int, ...]],
+        masks: list[int],
+        combos3: list[tuple[int, ...]],
+        masks3: list[int],
+    ) -> tuple[dict[int, _Chances], dict[int, _Chances], dict[int, _Chances]]:
+        """Each row's chances by mask where they depend on the cards: which
+        row holds 2s (the spade bonus), and the tie split by suits, from the
+        hand's cards (as :meth:`_Model.row_chances`)."""
+        strength = model.strength
+        taken = 0
+        for code in codes:
+            taken |= 1 << code
+        share_of = None if strength is None else _suit_shares(taken, strength)
+        spade_bit = 1 << codes.index(_TWO_OF_SPADES) if _TWO_OF_SPADES in codes else 0
+        if model.spade is None:
+            spade_bit = 0  # no row's royalty depends on 2s
+        # The rows without 2s: as the table has them, or with the opponent's 2s to weigh.
+        others = _variant(model.spade, False, _TWO_OF_SPADES in codes)
+        found: list[dict[int, _Chances]] = []
+        for row, row_combos, row_masks in (
+            ("middle", combos, masks),
+            ("back", combos, masks),
+            ("front", combos3, masks3),
+        ):
+            values = three if row == "front" else ranked
+            by_value = model.have(row, values.values(), others)
+            by_mask = dict(zip(values, map(by_value.__getitem__, values.values())))
+            ties = model.ties[row]
+            tied = None
+            if share_of is not None:
+                tied = {value for value in set(values.values()) if ties[others][value][0]}
+            if spade_bit or tied:
+                chances = model.chances[row]
+                for combo, mask in zip(row_combos, row_masks):
+                    value = values[mask]
+                    variant = _HOLDS if mask & spade_bit else others
+                    if variant == others and (tied is None or value not in tied):
+                        continue  # as by value
+                    if value not in chances[variant]:
+                        model._work_out(row, value, variant)
+                    chance = chances[variant][value]
+                    if share_of is not None:
+                        tie, tie_won, tie_lost = ties[variant][value]
+                        if tie:
+                            plain = _plain_of(value) if model.second and row != "front" else value
+                            share = share_of([codes[i] for i in combo], plain)
+                            win, lose, term = chance
+                            chance = (
+                                win + share * tie,
+                                lose + (1 - share) * tie,
+                                term + share * tie_won - (1 - share) * tie_lost,
+                            )
+                    by_mask[mask] = chance
+            found.append(by_mask)
+        return found[0], found[1], found[2]
+
+    def chances(self, row: str, mask: int) -> _Chances:
+        """A row's (win, lose, royalty term) by its mask, as the search reads it."""
+        if row == "front":
+            return self.front[mask][1:]
+        found = self.middle if row == "middle" else self.back
+        return found[mask if self.by_mask else self.rank[mask]]
 
     def bound(self, limit: int) -> float:
         """The most any setting can be worth whose back ranks at most ``limit``
@@ -439,7 +894,82 @@ class _Rows:
         if i < 0 or j < 0:
             return float("-inf")
         (fw, fl, ft), (mw, ml, mt), (bw, bl, bt) = self._envelopes
-        return self._value(fw[j], fl[j], ft[j], mw[i], ml[i], mt[i], bw[i], bl[i], bt[i])[0]
+        return self._value(fw[j], fl[j], ft[j], mw[i], ml[i], mt[i], bw[i], bl[i], bt[i])[0] + self.broken_most
+
+    def broken(self, front: int, middle: int, back: int) -> float:
+        """What the setting's split quads and straight flushes earn
+        (``broken_royalties``), as :func:`cpscore.scoring.broken_royalties` counts it."""
+        return _broken(self.combinations, front, middle, back)
+
+
+def _twice(plain: int, held: Mapping[int, int]) -> bool:
+    """Whether the hand (``held``: its count of each rank) can make two
+    disjoint five-card rows of this poker value."""
+    category = plain >> _CATEGORY_SHIFT
+    digits = [plain >> shift & 15 for shift in (16, 12, 8, 4, 0)]
+    if category in (4, _STRAIGHT_FLUSH):  # from the top card down; the wheel's ace
+        groups = [(14 if rank == 1 else rank, 1) for rank in range(digits[0], digits[0] - 5, -1)]
+    else:
+        groups = list(zip(digits, _GROUP_SIZES.get(category, (1, 1, 1, 1, 1))))
+    return all(held.get(rank, 0) >= 2 * size for rank, size in groups)
+
+
+def _combinations(codes: list[int], rules: RuleSet) -> list[tuple[int, float]]:
+    """The four-of-a-kinds and straight flushes among the cards, as bit masks
+    of their positions, each with what the back table pays for it
+    (docs/rules.md 6, ``broken_royalties``)."""
+    from cpscore.cards import card_code
+
+    where = {code: index for index, code in enumerate(codes)}
+    table = rules.royalties.table
+    found: list[tuple[int, float]] = []
+    letters = "??23456789TJQKA"
+    for rank in range(2, 15):
+        cards = [card_code(rank, suit) for suit in range(4)]
+        if all(card in where for card in cards):
+            found.append(
+                (sum(1 << where[card] for card in cards), float(table.lookup("back", "quads", letters[rank] * 4)))
+            )
+    for suit in range(4):
+        for top in range(5, 15):
+            cards = [card_code(14 if rank == 1 else rank, suit) for rank in range(top - 4, top + 1)]
+            if all(card in where for card in cards):
+                kind = "royal-flush" if top == 14 else "steel-wheel" if top == 5 else "straight-flush"
+                found.append((sum(1 << where[card] for card in cards), float(table.lookup("back", kind, ""))))
+    return found
+
+
+def _most_broken(combinations: list[tuple[int, float]]) -> float:
+    """The most any setting's broken royalties can be: the best disjoint set."""
+    return _best_disjoint([(mask, units) for mask, units in combinations if units > 0])
+
+
+def _best_disjoint(split: list[tuple[int, float]], start: int = 0, used: int = 0) -> float:
+    top = 0.0
+    for index in range(start, len(split)):
+        mask, units = split[index]
+        if not mask & used:
+            top = max(top, units + _best_disjoint(split, index + 1, used | mask))
+    return top
+
+
+def _broken(combinations: list[tuple[int, float]], front: int, middle: int, back: int) -> float:
+    """A combination whole inside one row is paid as that row, and its cards
+    are not used again; of the others, each card counts once, the largest
+    total counts (:func:`cpscore.scoring.broken_royalties`)."""
+    if not combinations:
+        return 0.0
+    held = front | middle | back
+    whole = 0
+    split = []
+    for mask, units in combinations:
+        if mask & ~held:
+            continue  # a card of it is discarded
+        if not mask & ~front or not mask & ~middle or not mask & ~back:
+            whole |= mask
+        else:
+            split.append((mask, units))
+    return _best_disjoint([(mask, units) for mask, units in split if units > 0 and not mask & whole])
 
 
 # The search ---------------------------------------------------------------------------
@@ -478,6 +1008,7 @@ def arrange(
     top: int = 3,
     fantasyland: bool | None = None,
     fantasyland_value: float = FANTASYLAND_VALUE,
+    banker: bool | None = None,
 ) -> list[Setting]:
     """The ``top`` legal settings with the highest estimate, best first.
 
@@ -485,11 +1016,13 @@ def arrange(
     setting keeps 13 of them (the rest are its ``discards``), and one that
     stays in Fantasyland is worth ``fantasyland_value`` more.  ``fantasyland``
     says whether 13 cards are played in Fantasyland too (by default only a
-    hand of more than 13 is)."""
+    hand of more than 13 is).  ``banker`` says whether the hand is the
+    banker's, under banker pairing where that changes what a setting is
+    worth (:func:`_role`; an error when it does and ``banker`` is None)."""
     in_fantasyland = _check_cards(cards, rules, fantasyland)
-    model = _model(rules)
+    model = _model(rules, banker)
     codes = [card.code for card in cards]
-    rows = _Rows(codes, model, rules.wheel == "second")
+    rows = _Rows(codes, model)
     if in_fantasyland:
         kept = _search_fantasyland(rows, model, top, fantasyland_value)
         shift = len(cards)
@@ -503,18 +1036,23 @@ def arrange(
         back, middle = masks >> 2 * shift, masks >> shift & full
         front = masks & full if in_fantasyland else full ^ back ^ middle
         hand = Hand(*(tuple(cards[i] for i in range(len(cards)) if mask >> i & 1) for mask in (front, middle, back)))
-        values = (rows.three[front], rows.five[middle], rows.five[back])
-        chances = (model.row("front", values[0]), model.row("middle", values[1]), model.row("back", values[2]))
+        row_codes = [[codes[i] for i in range(len(codes)) if mask >> i & 1] for mask in (front, middle, back)]
+        chances = (
+            model.row_chances("front", row_codes[0], codes),
+            model.row_chances("middle", row_codes[1], codes),
+            model.row_chances("back", row_codes[2], codes),
+        )
         total, bonus, royalties = model.expected(*chances)
+        broken = rows.broken(front, middle, back)
         left = full ^ front ^ middle ^ back
-        stays = in_fantasyland and _stays(*values)
+        stays = in_fantasyland and _stays(rows.three[front], rows.five[middle], rows.five[back])
         results.append(
             Setting(
                 hand,
-                total,
+                total + broken,
                 chances,
                 bonus,
-                royalties,
+                royalties + broken,
                 discards=tuple(cards[i] for i in range(len(cards)) if left >> i & 1),
                 fantasyland=fantasyland_value if stays else 0.0,
             )
@@ -535,9 +1073,10 @@ def _search(rows: _Rows, model: _Model, top: int) -> list[tuple[float, int]]:
     their cards' positions (a fixed order, so equal estimates always come
     out the same way); the search stops at the first back whose bound cannot
     beat the worst setting held."""
-    five, rank, three = rows.five, rows.rank, rows.three
-    middles, backs, fronts = rows.middle, rows.back, rows.front
+    rank, fronts = rows.rank, rows.front
+    middles, backs, by_mask = rows.middle, rows.back, rows.by_mask
     value = model.value
+    broken, combinations, most = rows.broken, rows.combinations, rows.broken_most
     local = _combos(8, 5)[0]  # the middles among the 8 cards left by a back
     full = (1 << 13) - 1
     kept: list[tuple[float, int]] = []
@@ -547,8 +1086,9 @@ def _search(rows: _Rows, model: _Model, top: int) -> list[tuple[float, int]]:
             if len(kept) == top and upper <= kept[0][0]:
                 return kept  # and so for every weaker back
             back_rank = rank[back]
-            bw, bl, bt = backs[five[back]]
+            bw, bl, bt = backs[back if by_mask else back_rank]
             constant, p, q, s, t = model.with_back(bw, bl, bt)
+            constant += most  # the quick sum stays a bound with broken royalties
             others = full ^ back
             bits = [1 << i for i in range(13) if others >> i & 1]
             high = back << 26
@@ -557,14 +1097,15 @@ def _search(rows: _Rows, model: _Model, top: int) -> list[tuple[float, int]]:
                 middle_rank = rank[middle]
                 if middle_rank > back_rank:
                     continue
-                front_value = three[others ^ middle]
-                if front_value > middle_rank:  # the front's scale is the five-card one
+                front_rank, fw, fl, ft = fronts[others ^ middle]
+                if front_rank > middle_rank:  # the front's scale is the five-card one
                     continue
-                mw, ml, mt = middles[five[middle]]
-                fw, fl, ft = fronts[front_value]
+                mw, ml, mt = middles[middle if by_mask else middle_rank]
                 if constant + p * (fw + mw) - q * (fl + ml) + s * fw * mw - t * fl * ml + ft + mt < floor:
                     continue
                 estimate = value(fw, fl, ft, mw, ml, mt, bw, bl, bt)[0]
+                if combinations:
+                    estimate += broken(others ^ middle, middle, back)
                 if len(kept) < top:
                     heapq.heappush(kept, (estimate, -(high | middle << 13)))
                 elif estimate > kept[0][0]:
@@ -607,11 +1148,12 @@ def _search_fantasyland(rows: _Rows, model: _Model, top: int, stay_value: float)
     each middle, a bound from the best front of the hand that fits under it
     passes over the middles that cannot make the list before their fronts
     are tried.  Equal worths keep the settings of lowest masks."""
-    five, rank, three = rows.five, rows.rank, rows.three
-    middles, backs, fronts = rows.middle, rows.back, rows.front
+    five, rank, three, fronts = rows.five, rows.rank, rows.three, rows.front
+    middles, backs, by_mask = rows.middle, rows.back, rows.by_mask
     front_values = rows.fronts
     (best_win, best_lose, best_term), _, _ = rows._envelopes
     value = model.value
+    broken, combinations, most = rows.broken, rows.combinations, rows.broken_most
     n = rows.count
     full = (1 << n) - 1
     middle_combos = _combos(n - 5, 5)[0]
@@ -629,7 +1171,7 @@ def _search_fantasyland(rows: _Rows, model: _Model, top: int, stay_value: float)
         back_stays = back_category >= _QUADS
         if len(kept) == top:
             upper, worst = rows.bound(back_rank), kept[0]
-            if upper + (stay_value if back_rank >> shift >= _TRIPS else 0.0) < worst[0]:
+            if upper + (stay_value if back_category >= _TRIPS else 0.0) < worst[0]:
                 break  # rows that stay make the back trips or better: so for every weaker back
             if back_stays or (
                 back_category >= _TRIPS
@@ -640,8 +1182,9 @@ def _search_fantasyland(rows: _Rows, model: _Model, top: int, stay_value: float)
                 upper += stay_value
             if upper < worst[0] or (upper == worst[0] and back >= -worst[1] >> 2 * n):
                 continue  # at best a tie, and one that orders after what is held
-        bw, bl, bt = backs[five[back]]
+        bw, bl, bt = backs[back if by_mask else back_rank]
         constant, p, q, s, t = model.with_back(bw, bl, bt)
+        constant += most  # the quick sums stay bounds with broken royalties
         others = full ^ back
         bits = [1 << i for i in range(n) if others >> i & 1]
         high = back << 2 * n
@@ -650,7 +1193,7 @@ def _search_fantasyland(rows: _Rows, model: _Model, top: int, stay_value: float)
             middle_rank = rank[middle]
             if middle_rank > back_rank:
                 continue
-            mw, ml, mt = middles[five[middle]]
+            mw, ml, mt = middles[middle if by_mask else middle_rank]
             middle_category = five[middle] >> shift
             stays = back_stays or middle_category >= _FULL_HOUSE
             if len(kept) == top:
@@ -668,14 +1211,16 @@ def _search_fantasyland(rows: _Rows, model: _Model, top: int, stay_value: float)
             middle_key = high | middle << n
             for a, b, c in front_combos:
                 front = rest[a] | rest[b] | rest[c]
-                front_value = three[front]
-                if front_value > middle_rank:
+                front_rank, fw, fl, ft = fronts[front]
+                if front_rank > middle_rank:
                     continue
-                fw, fl, ft = fronts[front_value]
-                bonus = stay_value if stays or front_value >> shift == _TRIPS else 0.0
+                bonus = stay_value if stays or three[front] >> shift == _TRIPS else 0.0
                 if constant + p * (fw + mw) - q * (fl + ml) + s * fw * mw - t * fl * ml + ft + mt + bonus < floor:
                     continue
-                entry = (value(fw, fl, ft, mw, ml, mt, bw, bl, bt)[0] + bonus, -(middle_key | front))
+                worth = value(fw, fl, ft, mw, ml, mt, bw, bl, bt)[0] + bonus
+                if combinations:
+                    worth += broken(front, middle, back)
+                entry = (worth, -(middle_key | front))
                 if len(kept) < top:
                     heapq.heappush(kept, entry)
                 elif entry > kept[0]:
@@ -697,30 +1242,54 @@ def baseline(codes: list[int]) -> tuple[list[int], list[int], list[int]]:
     return baseline_setting(codes)
 
 
+def _settling_rules(rules: RuleSet) -> RuleSet:
+    """The rules a simulated deal is settled under: without caps and table
+    stakes, which cut money after the units are scored, and need a session's
+    buy-in (``simulate`` averages units)."""
+    if rules.cap is None and rules.table_stakes is None:
+        return rules
+    return rules._replace(cap=None, cap_scope="deal", table_stakes=None)
+
+
 def simulate(
-    cards: Sequence[Card], settings: list[Setting], rules: RuleSet, rounds: int, seed: int = 0
+    cards: Sequence[Card],
+    settings: list[Setting],
+    rules: RuleSet,
+    rounds: int,
+    seed: int = 0,
+    banker: bool | None = None,
 ) -> list[Setting]:
     """The settings with ``simulated`` set: each one's average units over
     ``rounds`` drawn baseline opponents (the same opponents for every setting),
     settled by the kernel itself (:func:`cpscore.scoring.kernel`): the
     setting plays its rows (it waives any natural it makes, as it must to be
     played as set), the opponent claims a natural when it makes one.  The
-    opponents hold none of ``cards`` (all of them, discards included)."""
+    opponents hold none of ``cards`` (all of them, discards included).
+    Under banker pairing the hand is the banker unless ``banker`` is False;
+    a baseline opponent whose middle would foul on suits (``suit_foul``)
+    plays it in the back."""
     import random
 
     from cpscore.cards import hand_of
     from cpscore.deal import Seat
+    from cpscore.scoring import evaluate_core
 
     rng = random.Random(seed)
+    settling = _settling_rules(rules)
+    bank = None if rules.pairing != "banker" else "them" if banker is False else "you"
     mine = {card.code for card in cards}
     others = [code for code in range(52) if code not in mine]
     seats = [Seat("you", "you", setting.hand, None, False, True, False) for setting in settings]
     totals = [0.0] * len(settings)
     for _ in range(rounds):
         front, middle, back = baseline(rng.sample(others, 13))
+        if rules.suit_foul:
+            foul = evaluate_core(front, middle, back, rules).foul
+            if foul is not None and foul.by_suit:
+                middle, back = back, middle
         opponent = Seat("them", "them", hand_of((*front, *middle, *back)), None, False, False, False)
         for index, seat in enumerate(seats):
-            totals[index] += float(kernel((seat, opponent), rules).units[0])
+            totals[index] += float(kernel((seat, opponent), settling, banker=bank).units[0])
     return [setting._replace(simulated=total / rounds) for setting, total in zip(settings, totals)]
 
 
@@ -735,26 +1304,28 @@ def arrangement(
     rounds: int = 0,
     fantasyland: bool | None = None,
     fantasyland_value: float = FANTASYLAND_VALUE,
+    banker: bool | None = None,
 ) -> Arrangement:
     """The naturals the cards make, their best settings, and the natural to
     declare when it is worth more than the best setting.  With ``rounds``,
     the 20 best by the estimate (at least ``top``) are simulated and the best
     ``top`` by the simulation are kept.  A Fantasyland hand (see
-    :func:`arrange`) of more than 13 cards makes no natural."""
+    :func:`arrange`) of more than 13 cards makes no natural.  ``banker`` as
+    :func:`arrange`."""
     if rounds:
-        candidates = arrange(cards, rules, max(top, 20), fantasyland, fantasyland_value)
+        candidates = arrange(cards, rules, max(top, 20), fantasyland, fantasyland_value, banker)
         seed = sum(card.code << (6 * i) for i, card in enumerate(cards))  # the same cards, the same opponents
-        candidates = simulate(cards, candidates, rules, rounds, seed)
+        candidates = simulate(cards, candidates, rules, rounds, seed, banker)
         candidates.sort(key=_worth, reverse=True)
         settings = candidates[:top]
     else:
-        settings = arrange(cards, rules, top, fantasyland, fantasyland_value)
+        settings = arrange(cards, rules, top, fantasyland, fantasyland_value, banker)
     in_fantasyland = _check_cards(cards, rules, fantasyland)
     naturals: list[str] = []
     if len(cards) == 13:
         from cpscore.naturals import claims
 
-        naturals = claims(cards, rules)
+        naturals = claims(cards, rules)  # in the order a hand claims them (natural_order, natural_rank)
     units = rules.naturals[naturals[0]] if naturals else None
     recommend, natural_hand = None, None
     if units is not None and float(units) > settings[0].worth:

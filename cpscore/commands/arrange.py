@@ -33,8 +33,15 @@ ORDER = 50
     metavar="N",
     help="Rank the 20 best by the estimate again by N simulated opponents each.",
 )
+@click.option(
+    "--banker/--player",
+    "banker",
+    default=None,
+    help="Under banker pairing, whether the hand is the banker's: needed where it changes what a setting"
+    " is worth (banker_wins_ties, or a home run against one opponent).",
+)
 @_format_option(("table", "json"))
-def arrange(cards, rules, spade_bonus, top, rounds, fmt) -> None:
+def arrange(cards, rules, spade_bonus, top, rounds, banker, fmt) -> None:
     """Set 13 cards: the best legal settings under the rules, best first.
 
     CARDS are the 13 cards (quoted or as separate words), or a file with
@@ -48,12 +55,20 @@ def arrange(cards, rules, spade_bonus, top, rounds, fmt) -> None:
     discards, and staying in Fantasyland counts 6 units:
 
         cpscore arrange Ah Ad Ac 7s 7d Ks Kd 4c 9h 9c 5d 5s 2c
+
+    A setting the estimate does not model (max_per_hand, low_middle) is
+    an error that says what to do.  Under banker pairing, --banker or
+    --player says whose hand it is, where that changes its worth.
     """
-    from cpscore.arrange import arrangement
+    from cpscore.arrange import arrangement, check_rules
     from cpscore.cards import parse_cards
     from cpscore.errors import CpscoreError
 
     rules = _apply_flags(rules, spade_bonus)
+    try:
+        check_rules(rules, banker)  # before any hand: every hand would meet it
+    except CpscoreError as error:
+        raise InputError(str(error)) from None
     fantasyland = rules.fantasyland != "none"
     if not cards:
         raise InputError("no cards: give 13 cards, a file with one hand a line, or - for stdin")
@@ -101,7 +116,7 @@ def arrange(cards, rules, spade_bonus, top, rounds, fmt) -> None:
                     f"{where}{count} card{'s' * (count != 1)}: the arranger takes 13 different cards{takes} "
                     f"with no rows{later}"
                 )
-            results.append(arrangement(parsed, rules, top, rounds or 0))
+            results.append(arrangement(parsed, rules, top, rounds or 0, banker=banker))
     except CpscoreError as error:
         raise InputError(str(error)) from None
     from cpscore import arrange_views, formatting
