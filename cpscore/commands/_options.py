@@ -64,7 +64,7 @@ def _spade_bonus_option(function):
     return click.option(
         "--spade-bonus",
         is_flag=True,
-        help="Double the royalty of the row holding 2s (the Finnish double-spade bonus).",
+        help="Double both hands' royalties in the row holding 2s (the Finnish spade bonus, spade_bonus = row).",
     )(function)
 
 
