@@ -29,6 +29,7 @@ from __future__ import annotations
 from collections.abc import Collection, Iterable, Iterator, Mapping
 
 from cpscore.amounts import Amount
+from cpscore.amounts import text as text_of
 from cpscore.cards import CARDS, hand_of
 from cpscore.deal import Deal, Entry, Names, Seat, build_deal, entry_from_line, look_alike, owner
 from cpscore.errors import CpscoreError, DealError, RulesError, shown
@@ -49,6 +50,8 @@ from cpscore.scoring import (
 )
 
 HEADER_KEYS = ("rules", "stake", "pair-stake", "buy-in")
+#: Header lines that may also stand between deals: they change the stake from the next deal on.
+STAKE_KEYS = ("stake", "pair-stake")
 
 
 class Header(Record):
@@ -76,15 +79,26 @@ class Header(Record):
 
 
 class DealText(Record):
-    """One deal as read from a session: its number, its first line, its entries."""
+    """One deal as read from a session: its number, its first line, its entries,
+    and the stake lines written between the previous deal and this one
+    (``(key, value, where)``: ``stake`` or ``pair-stake``), which take effect
+    from this deal on."""
 
-    __slots__ = ("number", "line", "entries", "error")
+    __slots__ = ("number", "line", "entries", "error", "changes")
 
-    def __init__(self, number: int, line: int, entries: list[Entry], error: str | None = None) -> None:
+    def __init__(
+        self,
+        number: int,
+        line: int,
+        entries: list[Entry],
+        error: str | None = None,
+        changes: tuple[tuple[str, str, str], ...] = (),
+    ) -> None:
         self.number = number
         self.line = line
         self.entries = entries
         self.error = error  # the first malformed line of the deal: it cannot be settled
+        self.changes = changes
 
 
 def read_session(lines: Iterable[str], source: str) -> tuple[Header, Iterator[DealText]]:
@@ -139,31 +153,85 @@ def _deals(first: list[tuple[int, str]], lines: Iterator[str], number: int, sour
         yield from enumerate(lines, start=number + 1)
 
     error: str | None = None
+    changes: list[tuple[str, str, str]] = []  # stake lines waiting for the next deal
     for index, raw in numbered():
         stripped = raw.strip()
         if not stripped:  # a blank line ends a deal
             if entries or error:
                 count += 1
-                yield DealText(count, start, entries, error)
-                entries, error = [], None
+                yield DealText(count, start, entries, error, tuple(changes))
+                entries, error, changes = [], None, []
             continue
         line = stripped.split("#", 1)[0].strip() if "#" in stripped else stripped
         if not line:
             continue  # a comment line neither ends nor starts a deal
         where = f"{source}, line {index}"
+        if line.startswith("@") and not entries and error is None:
+            # Between deals: a stake line sets the stake from the next deal on.
+            key, _, value = line[1:].partition(" ")
+            if key in STAKE_KEYS and value.strip():
+                changes.append((key, value.strip(), where))
+                continue
+            if key in STAKE_KEYS:
+                error = f"{where}: @{key} needs a value"
+            elif key in HEADER_KEYS:
+                error = f"{where}: @{key} goes at the top of the session, before the first deal"
+            else:
+                error = f"{where}: unknown line {shown(line, 40)} between deals (here: @stake, @pair-stake)"
+            start = index
+            continue
         if not entries and error is None:
             start = index
         if error is not None:
             continue  # the deal is already invalid: its first error is the one reported
         if line.startswith("@"):
-            error = f"{where}: header lines go at the top of the session, before the first deal"
+            if line[1:].partition(" ")[0] in STAKE_KEYS:
+                error = f"{where}: a stake line goes between two deals, after a blank line, not inside a deal"
+            else:
+                error = f"{where}: header lines go at the top of the session, before the first deal"
             continue
         try:
             entries.append(entry_from_line(line, where))
         except DealError as problem:
             error = str(problem)
     if entries or error:
-        yield DealText(count + 1, start, entries, error)
+        yield DealText(count + 1, start, entries, error, tuple(changes))
+    elif changes:  # a stake line and no deal after it: it would change nothing
+        key, value, where = changes[-1]
+        yield DealText(
+            count + 1,
+            int(where.rsplit(" ", 1)[1]),
+            [],
+            f"{where}: @{key} {value} has no deal after it: a stake line sets the stake from the next deal on",
+            (),
+        )
+
+
+def stake_amount(text: str, what: str) -> Amount:
+    """A stake as written in a session (``@stake 10``): an exact amount, 0 or more."""
+    from cpscore.amounts import AmountError, parse_amount
+
+    try:
+        amount = parse_amount(text)
+    except AmountError as error:
+        raise DealError(f"{what} {error}") from None
+    if amount < 0:
+        raise DealError(f"{what} {shown(text)} is negative: a stake is an amount of money per unit, 0 or more")
+    return amount
+
+
+def pair_stake(text: str, where: str) -> tuple[frozenset[str], Amount]:
+    """``A:B=AMOUNT`` as written on a session's ``@pair-stake`` line."""
+    pair, equals, amount = text.partition("=")
+    a, colon, b = pair.partition(":")
+    a, b = a.strip(), b.strip()
+    if not (equals and colon and a and b):
+        raise DealError(f"{where}: @pair-stake {shown(text)} is not A:B=AMOUNT (for example Amy:Bob=100)")
+    if a == b:
+        raise DealError(
+            f"{where}: @pair-stake {shown(text)} names {shown(a)} twice: a pair stake is between two players"
+        )
+    return frozenset((a, b)), stake_amount(amount, f"{where}: @pair-stake stake for {a[:40]}:{b[:40]}")
 
 
 def refuse_fantasyland_markers(entries: Iterable[Entry]) -> None:
@@ -184,7 +252,7 @@ def refuse_fantasyland_markers(entries: Iterable[Entry]) -> None:
 class DealResult(Record):
     """One settled deal of a session, with the running totals after it."""
 
-    __slots__ = ("number", "line", "settlement", "running", "race_points")
+    __slots__ = ("number", "line", "settlement", "running", "race_points", "changes")
 
     def __init__(
         self,
@@ -193,12 +261,14 @@ class DealResult(Record):
         settlement: Settlement,
         running: Mapping[str, tuple[Amount, Amount]],
         race_points: Mapping[str, int] | None,
+        changes: tuple[str, ...] = (),
     ) -> None:
         self.number = number
         self.line = line
         self.settlement = settlement
         self.running = running  # player -> (units, money) so far
         self.race_points = race_points  # player -> points this deal, with --race
+        self.changes = changes  # the stake changes this deal starts with, in words ("stake 20")
 
 
 class Spool:
@@ -220,7 +290,15 @@ class Spool:
         """Keep a deal the ledger has just taken, with the totals after it."""
         import marshal
 
-        record = (text.number, text.line, pack(deal, outcome), ledger.running(), ledger.points)
+        record = (
+            text.number,
+            text.line,
+            pack(deal, outcome),
+            ledger.running(),
+            ledger.points,
+            ledger.stake,
+            tuple(ledger.changed),
+        )
         try:
             data = b"m" + marshal.dumps(record)
         except ValueError:  # a Decimal
@@ -240,9 +318,10 @@ class Spool:
         for _ in range(self.count):
             data = read(int.from_bytes(read(4), "little"))
             loads = marshal.loads if data[:1] == b"m" else pickle.loads
-            number, line, packed, running, points = loads(data[1:])
+            number, line, packed, running, points, dealt_at, changed = loads(data[1:])  # each deal's own stake
             deal, outcome = unpack(packed)
-            yield DealResult(number, line, settlement_of(deal, rules, stake, outcome, warn=False), running, points)
+            settlement = settlement_of(deal, rules, dealt_at, outcome, warn=False)
+            yield DealResult(number, line, settlement, running, points, changed)
 
     def close(self) -> None:
         self.file.close()
@@ -381,10 +460,18 @@ class Ledger:
         pair_stakes: Mapping[frozenset[str], Amount] | None = None,
         race: int | None = None,
         buy_in: Amount | None = None,
+        fixed: Collection[str] = (),
     ) -> None:
         self.rules = rules
-        self.stake = stake
+        self.stake = stake  # in force for the next deal
         self.pair_stakes = pair_stakes or {}
+        # "stake" / "pair-stake" when the command line gave them: the file's lines do not count.
+        self.fixed: Collection[str] = fixed
+        self.ignored: list[tuple[str, str]] = []  # the file's stake lines the command line replaced
+        self.pair_places: dict[frozenset[str], str] = {}  # where each pair stake between deals was given
+        self.restaked = False  # a stake line between deals changed the stake
+        self.first_stake = stake  # the stake the night started with
+        self.changed: list[str] = []  # the stake changes the last deal taken started with, in words
         # Banker pairing: who holds the bank next deal (None: the first player listed).
         self.bank: str | None = None
         # Table stakes: each player's stack, and the money a new player brings; a cap
@@ -450,9 +537,34 @@ class Ledger:
             return []
         return [entry.name for entry in text.entries if entry.name in self.fantasyland]
 
+    def _change_stakes(self, text: DealText) -> None:
+        """Stake lines before this deal: they set the stake (for every pair, or
+        one pair) from this deal on (docs/rules.md 4).  A stake given on the
+        command line replaces the file's: its lines are then only noted."""
+        stake, pair_stakes = self.stake, self.pair_stakes
+        self.changed = []
+        for key, value, where in text.changes:
+            if key in self.fixed:
+                self.ignored.append((key, where))
+                continue
+            if key == "stake":
+                stake = stake_amount(value, f"{where}: @stake")
+                self.changed.append(f"stake {text_of(stake)}")
+            else:
+                pair, amount = pair_stake(value, where)
+                pair_stakes = {**pair_stakes, pair: amount}
+                self.pair_places[pair] = f"{where}: @pair-stake"
+                self.changed.append(f"{':'.join(sorted(pair))} stake {text_of(amount)}")
+        if (stake, pair_stakes) != (self.stake, self.pair_stakes):
+            self.restaked = True
+        self.stake, self.pair_stakes = stake, pair_stakes
+
     def take(self, text: DealText, source: str) -> tuple[Deal, Outcome]:
         """Settle the next deal (:func:`cpscore.scoring.kernel`) and update the
         running state; a session's totals need nothing more."""
+        self.changed = []
+        if text.changes:
+            self._change_stakes(text)
         if self.over is not None:
             raise DealError(f"{source}, deal {text.number} (line {text.line}): {self.over}")
         self._check_names(text)
@@ -521,8 +633,8 @@ class Ledger:
         """Settle the next deal and update the running state; the result has
         the deal's records and reasons, and the running totals after it."""
         deal, outcome = self.take(text, source)
-        settlement = settlement_of(deal, self.rules, self.stake, outcome, warn=False)
-        return DealResult(text.number, text.line, settlement, self.running(), self.points)
+        settlement = settlement_of(deal, self.rules, self.stake, outcome, warn=False)  # the deal's own stake
+        return DealResult(text.number, text.line, settlement, self.running(), self.points, tuple(self.changed))
 
     def running(self) -> dict[str, tuple[Amount, Amount]]:
         """Each player's (units, money) so far."""

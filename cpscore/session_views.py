@@ -83,7 +83,9 @@ def _deal_notes(result: DealResult) -> str:
     from cpscore.formatting import cut_text, cuts, splits
 
     settlement = result.settlement
-    notes = [] if settlement.banker is None else [f"{settlement.banker} banks"]
+    notes = [f"{change} from here" for change in result.changes]  # a stake line before the deal
+    if settlement.banker is not None:
+        notes.append(f"{settlement.banker} banks")
     for player in settlement.players:
         name = player.seat.name
         if player.foul:
@@ -207,7 +209,7 @@ def session_json(ledger: Ledger, results: Iterable[DealResult]) -> Iterator[str]
     """The session's JSON object, written deal by deal as the deals arrive:
     ``rules``, ``stake``, ``deals`` (each as :func:`deal_data`), then the
     totals, transfers and race of :func:`totals_data`."""
-    yield "{\n" + f'  "rules": {json_text(ledger.rules.id)},\n  "stake": {json_text(ledger.stake)},\n  "deals": ['
+    yield "{\n" + f'  "rules": {json_text(ledger.rules.id)},\n  "stake": {json_text(ledger.first_stake)},\n  "deals": ['
     separator = "\n    "
     for result in results:
         yield separator + json_text(deal_data(result), indent=2)
@@ -412,7 +414,7 @@ def session_table(
 ) -> Iterator[str]:
     """A line per deal as it arrives (with ``explain``, followed by the
     reasoning for each pair), then the totals and transfers."""
-    stakes = f", stake {number(ledger.stake)} a unit" if show_money else ""
+    stakes = f", stake {number(ledger.first_stake)} a unit" if show_money else ""
     title = f"Session {source}: rules {ledger.rules.id}{stakes}\n"
     lines = DealLines()
     for result in results:  # the title waits for the first good deal

@@ -82,9 +82,9 @@ def test_read_session_numbers_deals_and_lines():
     [
         ("@colour red\n", "s.txt, line 1: unknown header @colour"),
         ("@rules\n", "s.txt, line 1: @rules needs a value"),
-        (f"A: {AMY}\nB: {BOB}\n\n@stake 3\n", "s.txt, line 4: header lines go at the top"),
+        (f"A: {AMY}\nB: {BOB}\n\n@stake 3\n", "s.txt, line 4: @stake 3 has no deal after it"),
         (f"A: {AMY}\nB {BOB}\n", "s.txt, line 2: expected NAME: HAND"),
-        (f"A: {AMY}\nB: {BOB}\n@stake 3\n", "s.txt, line 3: header lines go at the top"),
+        (f"A: {AMY}\nB: {BOB}\n@stake 3\n", "s.txt, line 3: a stake line goes between two deals"),
         ("@stake 3\n@stake 4\n", "s.txt, line 2: @stake is given twice \\(first at line 1\\)"),
         ("@rules ofc\n\n@rules 1-6\n", "s.txt, line 3: @rules is given twice \\(first at line 1\\)"),
         (f"A: {AMY}\n@B: {BOB}\n", "s.txt, line 2: header lines go at the top"),

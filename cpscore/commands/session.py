@@ -184,8 +184,11 @@ def session(
                 None if source == "-" else source, header, rules, stake, pair_stakes, spade_bonus, buy_in
             )
             chosen_rules, chosen_stake, chosen_pairs, places, chosen_buy_in = settings
+            # A stake given on the command line replaces the file's, its lines between deals too.
+            fixed = {"stake"} if stake is not None else set()
+            fixed |= {"pair-stake"} if pair_stakes else set()
             ledger = Ledger(
-                chosen_rules, 1 if chosen_stake is None else chosen_stake, chosen_pairs, race, chosen_buy_in
+                chosen_rules, 1 if chosen_stake is None else chosen_stake, chosen_pairs, race, chosen_buy_in, fixed
             )
         except CpscoreError as error:
             raise InputError(str(error)) from None
@@ -245,9 +248,13 @@ def session(
                 ledger, deals, money, places = start(_with_progress(lines, file, bar) if bar else lines)
                 each_deal(ledger, deals, spool)
             try:
-                _check_pair_players(places, ledger.players())
+                _check_pair_players({**places, **ledger.pair_places}, ledger.players())
             except CpscoreError as error:
                 raise _InvalidDeals([str(error)]) from None
+            for key, where in ledger.ignored:  # documented, but never silent
+                option = "--stake" if key == "stake" else "--pair-stake"
+                _warn(f"{option} replaces the session's stakes: {where}: @{key} is not used")
+            money = money or ledger.restaked  # the stake changed during the night: money is not units
             if spool is None:
                 _print_totals(ledger, fmt, style, money)
                 return
@@ -274,7 +281,7 @@ def _print_totals(ledger, fmt: str, style: str, money: bool) -> None:
     if fmt == "table":
         click.echo(session_views.render_totals(ledger, style, money), nl=False)
     elif fmt in ("json", "jsonl"):
-        data = {"rules": ledger.rules.id, "stake": ledger.stake, **session_views.totals_data(ledger)}
+        data = {"rules": ledger.rules.id, "stake": ledger.first_stake, **session_views.totals_data(ledger)}
         text = formatting.render_json(data) if fmt == "json" else session_views.compact_json(data) + "\n"
         click.echo(text, nl=False)
     else:

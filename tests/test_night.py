@@ -1,0 +1,76 @@
+"""A night at the table (issue 11): stakes that change between deals."""
+
+import json
+
+import pytest
+from click.testing import CliRunner
+
+from cpscore.cli import main
+
+AMY = "Ks Kd 4c / 9h 9c 5d 5s 2c / Ah Ad Ac 7s 7d"
+BOB = "Qs Jd 3c / Th Tc 8d 8s 3d / Kh Qh Jh 8h 2h"
+CY = "As 6d 2s / 6c 6h 4d 4s 3s / Js Ts 9s 8c 7c"
+# Under 2-4: Amy +2 from Bob; Amy +4 from Cy (a scoop); Bob +2 from Cy.
+NIGHT = f"""@rules 2-4
+@stake 10
+
+Amy: {AMY}
+Bob: {BOB}
+
+@stake 20
+@pair-stake Amy:Bob=50
+
+Amy: {AMY}
+Bob: {BOB}
+Cy: {CY}
+"""
+
+
+def cli(*args, input=None):
+    return CliRunner().invoke(main, list(args), input=input)
+
+
+def test_a_stake_line_between_deals_sets_the_stake_from_the_next_deal():
+    # Deal 1 at 10: Amy +20.  Deal 2 at 20, Amy:Bob at 50: Amy +2 x 50 + 4 x 20 = 180,
+    # Bob -100 + 2 x 20 = -60, Cy -80 - 40 = -120.  Totals: Amy +200, Bob -80, Cy -120.
+    result = cli("session", "-", input=NIGHT)
+    assert result.exit_code == 0, result.output
+    assert result.stdout.startswith("Session stdin: rules 2-4, stake 10 a unit\n")
+    assert "   2    10  +6 (+8)      0 (-2)       -6 (-6)      stake 20 from here; Amy:Bob stake 50 from here\n" in (
+        result.stdout
+    )
+    assert "Amy            +8     +200\nBob            -2      -80\nCy             -6     -120\n" in result.stdout
+    deals = [json.loads(line) for line in cli("session", "--format", "jsonl", "-", input=NIGHT).stdout.splitlines()]
+    assert [deal.get("stake") for deal in deals[:2]] == [10, 20]
+    assert [pair["stake"] for pair in deals[1]["pairs"]] == [50, 20, 20]
+    assert {row["name"]: row["amount"] for row in deals[2]["totals"]} == {"Amy": 200, "Bob": -80, "Cy": -120}
+
+
+def test_the_command_line_stake_replaces_the_files_and_says_so():
+    result = cli("session", "--stake", "1", "--totals", "-", input=NIGHT)
+    assert result.exit_code == 0
+    assert "Amy            +8     +106\n" in result.stdout  # 2 + 2 x 50 (the pair line still counts) + 4
+    assert result.stderr == "Warning: --stake replaces the session's stakes: stdin, line 7: @stake is not used\n"
+
+
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [
+        (NIGHT + "\n@stake 5\n", "Error: stdin, line 14: @stake 5 has no deal after it: a stake line sets the stake"),
+        (NIGHT.replace("@stake 20", "@stake -20"), "Error: stdin, line 7: @stake '-20' is negative"),
+        (NIGHT.replace("@stake 20", "@stake"), "Error: stdin, line 7: @stake needs a value"),
+        (NIGHT.replace("@stake 20", "@rules ofc"), "Error: stdin, line 7: @rules goes at the top of the session"),
+        (NIGHT.replace("@stake 20", "@bogus 1"), "Error: stdin, line 7: unknown line '@bogus 1' between deals"),
+        (NIGHT.replace("Amy:Bob=50", "Amy:Bob=x"), "Error: stdin, line 8: @pair-stake stake for Amy:Bob 'x' is not"),
+        (NIGHT.replace("Amy:Bob=50", "Amy:Zed=50"), "Error: stdin, line 8: @pair-stake names 'Zed', who does not"),
+        (
+            NIGHT.replace(f"Bob: {BOB}\n\n@stake 20", f"Bob: {BOB}\n@stake 20"),
+            "Error: stdin, line 6: a stake line goes between two deals, after a blank line, not inside a deal",
+        ),
+    ],
+    ids=["trailing", "negative", "empty", "rules", "unknown", "pair-amount", "pair-stranger", "inside-a-deal"],
+)
+def test_stake_line_errors(text, message):
+    result = cli("session", "--totals", "-", input=text)
+    assert result.exit_code == 2 and result.stdout == ""
+    assert result.stderr.startswith(message), result.stderr
