@@ -234,6 +234,19 @@ def pair_stake(text: str, where: str) -> tuple[frozenset[str], Amount]:
     return frozenset((a, b)), stake_amount(amount, f"{where}: @pair-stake stake for {a[:40]}:{b[:40]}")
 
 
+def continued(header: Header, deals: Iterator[DealText], source: str) -> Iterator[DealText]:
+    """The deals of a file that continues a night (``session a.txt b.txt``): its
+    ``@stake`` and ``@pair-stake`` header lines change the stake from its first
+    deal on, as stake lines between deals do."""
+    changes = [("stake", header.stake, header.where["stake"])] if header.stake is not None else []
+    changes += [("pair-stake", text, where) for text, where in zip(header.pair_stakes, header.pair_where)]
+    for text in deals:
+        if changes:
+            text = text._replace(changes=(*changes, *text.changes))
+            changes = []
+        yield text
+
+
 def refuse_fantasyland_markers(entries: Iterable[Entry]) -> None:
     """A session follows Fantasyland from deal to deal: a marker would contradict it."""
     for entry in entries:
@@ -252,7 +265,7 @@ def refuse_fantasyland_markers(entries: Iterable[Entry]) -> None:
 class DealResult(Record):
     """One settled deal of a session, with the running totals after it."""
 
-    __slots__ = ("number", "line", "settlement", "running", "race_points", "changes")
+    __slots__ = ("number", "line", "settlement", "running", "race_points", "changes", "source")
 
     def __init__(
         self,
@@ -262,10 +275,12 @@ class DealResult(Record):
         running: Mapping[str, tuple[Amount, Amount]],
         race_points: Mapping[str, int] | None,
         changes: tuple[str, ...] = (),
+        source: str = "",
     ) -> None:
         self.number = number
         self.line = line
         self.settlement = settlement
+        self.source = source  # the deal's file, when a night is several files (else "")
         self.running = running  # player -> (units, money) so far
         self.race_points = race_points  # player -> points this deal, with --race
         self.changes = changes  # the stake changes this deal starts with, in words ("stake 20")
@@ -286,8 +301,9 @@ class Spool:
         self.file = tempfile.TemporaryFile()
         self.count = 0
 
-    def put(self, text: DealText, deal: Deal, outcome: Outcome, ledger: Ledger) -> None:
-        """Keep a deal the ledger has just taken, with the totals after it."""
+    def put(self, text: DealText, deal: Deal, outcome: Outcome, ledger: Ledger, source: str = "") -> None:
+        """Keep a deal the ledger has just taken, with the totals after it
+        (``source``: its file, when the night is several files)."""
         import marshal
 
         record = (
@@ -298,9 +314,10 @@ class Spool:
             ledger.points,
             ledger.stake,
             tuple(ledger.changed),
+            source,
         )
         try:
-            data = b"m" + marshal.dumps(record)
+            data = b"m" + marshal.dumps(record)  # type: ignore[arg-type]  # plain values (pack): marshal takes them
         except ValueError:  # a Decimal
             import pickle
 
@@ -318,10 +335,10 @@ class Spool:
         for _ in range(self.count):
             data = read(int.from_bytes(read(4), "little"))
             loads = marshal.loads if data[:1] == b"m" else pickle.loads
-            number, line, packed, running, points, dealt_at, changed = loads(data[1:])  # each deal's own stake
+            number, line, packed, running, points, dealt_at, changed, source = loads(data[1:])  # its own stake
             deal, outcome = unpack(packed)
             settlement = settlement_of(deal, rules, dealt_at, outcome, warn=False)
-            yield DealResult(number, line, settlement, running, points, changed)
+            yield DealResult(number, line, settlement, running, points, changed, source)
 
     def close(self) -> None:
         self.file.close()

@@ -52,6 +52,8 @@ def deal_data(result: DealResult) -> dict[str, object]:
     """One deal of a session: the ``score`` JSON object with its number, first
     line, running totals and race points."""
     data: dict[str, object] = {"deal": result.number, "line": result.line}
+    if result.source:  # a night of several files: the deal's own file
+        data["file"] = result.source
     data.update(settlement_data(result.settlement))
     data["running"] = [
         {"name": name, "units": units, "amount": amount} for name, (units, amount) in result.running.items()
@@ -113,15 +115,19 @@ class DealLines:
 
     def __init__(self) -> None:
         self.columns: list[str] = []
+        self.source = ""
 
     def line(self, result: DealResult) -> str:
         owners = list(result.running)
         text = ""
+        if result.source != self.source:  # a night of several files: each file's deals under its name
+            self.source, self.columns = result.source, []
+            text = f"\n{result.source}:\n"
         if owners != self.columns:
             self.columns = owners
             self.widths = [max(len(name), 11) for name in owners]
             heads = "  ".join(name.ljust(width) for name, width in zip(owners, self.widths))
-            text = ("\n" if self.widths else "") + f"Deal  Line  {heads}  Notes\n"
+            text += ("\n" if self.widths and not text else "") + f"Deal  Line  {heads}  Notes\n"
         units = {owner.name: owner.units for owner in result.settlement.owners}
         cells = []
         for name, width in zip(owners, self.widths):
@@ -257,8 +263,9 @@ def deal_line(result: DealResult) -> str:
     banker = ""
     if shown.banker:
         banker = f',"banker":{"null" if settlement.banker is None else _text(settlement.banker)}'
+    file = f',"file":{_text(result.source)}' if result.source else ""  # a night of several files
     line = (
-        f'{{"deal":{result.number},"line":{result.line},"rules":{_text(settlement.rules.id)},'
+        f'{{"deal":{result.number},"line":{result.line}{file},"rules":{_text(settlement.rules.id)},'
         f'"stake":{_number(settlement.stake)}{banker},"players":[{players}],"pairs":[{pairs}],"totals":[{totals}]'
     )
     if shown.stacks:

@@ -74,3 +74,51 @@ def test_stake_line_errors(text, message):
     result = cli("session", "--totals", "-", input=text)
     assert result.exit_code == 2 and result.stdout == ""
     assert result.stderr.startswith(message), result.stderr
+
+
+def test_several_files_are_one_night(tmp_path):
+    first = tmp_path / "a.txt"
+    first.write_text(f"@rules 2-4\n@stake 10\n\nAmy: {AMY}\nBob: {BOB}\n")
+    second = tmp_path / "b.txt"
+    second.write_text(f"@stake 30\n\nAmy: {AMY}\nBob: {BOB}\nCy: {CY}\n")
+    # a.txt at 10: Amy +20; b.txt at 30 (its header changes the stake): Amy +2 x 30 + 4 x 30.
+    result = cli("session", str(first), str(second))
+    assert result.exit_code == 0, result.output
+    out = result.stdout.replace(str(tmp_path) + "/", "")
+    assert out.startswith("Session a.txt, b.txt: rules 2-4, stake 10 a unit\n\na.txt:\nDeal  Line")
+    assert "\nb.txt:\nDeal  Line  Amy          Bob          Cy           Notes\n" in out
+    assert "   1     3  +6 (+8)      0 (-2)       -6 (-6)      stake 30 from here\n" in out
+    assert "Amy            +8     +200\nBob            -2      -20\nCy             -6     -180\n" in out
+    lines = [
+        json.loads(line) for line in cli("session", "--format", "jsonl", str(first), str(second)).stdout.splitlines()
+    ]
+    assert [(deal["file"], deal["deal"], deal["line"]) for deal in lines[:2]] == [
+        (str(first), 1, 4),
+        (str(second), 1, 3),
+    ]
+    # A bad deal in the second file is named by its own file and line.
+    second.write_text(f"Amy: {AMY}\nBob: {BOB.replace('3d', 'Xd')}\n")
+    bad = cli("session", str(first), str(second))
+    assert bad.exit_code == 2 and bad.stderr.startswith(f"Error: {second}, line 2: Bob, middle: unknown card")
+
+
+@pytest.mark.parametrize(
+    ("first", "second", "message"),
+    [
+        ("@rules ofc\n", "@rules 2-4\n", "b.txt, line 1: @rules 2-4 is not the night's rules (ofc, from"),
+        ("@rules pineapple-ru\n@buy-in 50\n", "@buy-in 60\n", "b.txt, line 1: @buy-in 60 is not the night's buy-in"),
+    ],
+    ids=["rules", "buy-in"],
+)
+def test_the_files_of_a_night_share_rules_and_buy_in(tmp_path, first, second, message):
+    (tmp_path / "a.txt").write_text(f"{first}\nAmy: {AMY}\nBob: {BOB}\n")
+    (tmp_path / "b.txt").write_text(f"{second}\nAmy: {AMY}\nBob: {BOB}\n")
+    result = cli("session", str(tmp_path / "a.txt"), str(tmp_path / "b.txt"))
+    assert result.exit_code == 2 and result.stdout == ""
+    assert message in result.stderr
+
+
+def test_a_file_given_twice_is_refused(tmp_path):
+    (tmp_path / "a.txt").write_text(f"Amy: {AMY}\nBob: {BOB}\n")
+    result = cli("session", str(tmp_path / "a.txt"), str(tmp_path / "a.txt"))
+    assert result.exit_code == 2 and "is given twice: its deals would count twice" in result.stderr

@@ -132,7 +132,7 @@ def _opened(source: str):
 
 @click.command(name="session", add_help_option=False)
 @_help_option
-@click.argument("source", metavar="FILE|-")
+@click.argument("sources", nargs=-1, required=True, metavar="FILE|-...")
 @click.option(
     "--rules",
     "rules",
@@ -154,19 +154,21 @@ def _opened(source: str):
 @_style_option
 @_explain_option
 def session(
-    source, rules, spade_bonus, stake, pair_stakes, buy_in, race, totals_only, skip_invalid, fmt, style, explain
+    sources, rules, spade_bonus, stake, pair_stakes, buy_in, race, totals_only, skip_invalid, fmt, style, explain
 ) -> None:
     """Settle a whole session: every deal, running totals, and who pays whom.
 
     A session file is deals separated by blank lines, each written as a deal
     file ('NAME: HAND' lines).  Header lines at the top set the rules and
     stakes: '@rules ofc', '@stake 10', '@pair-stake Amy:Bob=100', and under
-    table stakes the money each player brings, '@buy-in 100'.  The whole
-    file is checked before anything is printed; '-' reads stdin (kept in a
+    table stakes the money each player brings, '@buy-in 100'; '@stake' and
+    '@pair-stake' lines between deals change the stake from the next deal on.
+    Several files are settled as one night, in the order given.  The whole
+    night is checked before anything is printed; '-' reads stdin (kept in a
     temporary file while it is checked).
     """
     from cpscore.errors import CpscoreError
-    from cpscore.session import Ledger, Spool, read_session
+    from cpscore.session import Ledger, Spool, continued, header_rules, read_session
     from cpscore.textio import read_lines
 
     gc.enable()  # a session may be long: normal collection from here on
@@ -175,9 +177,14 @@ def session(
     if explain and totals_only:
         raise click.BadParameter("has no effect with --totals, which prints no deal", param_hint="'--explain'")
     _check_style(style, fmt)
-    name = "stdin" if source == "-" else source
+    names = ["stdin" if source == "-" else source for source in sources]
+    for index, source in enumerate(sources):
+        if source in sources[:index]:
+            what = "'-' (stdin)" if source == "-" else shown(source, 60)
+            raise click.BadParameter(f"{what} is given twice: its deals would count twice", param_hint="FILE")
+    several = len(sources) > 1
 
-    def start(lines):
+    def start(lines, source, name):
         try:
             header, deals = read_session(lines, name)
             settings = _session_settings(
@@ -196,7 +203,35 @@ def session(
         cuts = chosen_rules.cap is not None or bool(chosen_rules.table_stakes)
         return ledger, deals, chosen_stake is not None or bool(chosen_pairs) or cuts, places
 
-    def each_deal(ledger, deals, spool) -> None:
+    def more(lines, source, name, ledger, first):
+        """The deals of a file that continues the night: its header's rules and
+        buy-in must be the night's; its stakes change the stake from its first deal."""
+        try:
+            header, deals = read_session(lines, name)
+        except CpscoreError as error:
+            raise InputError(str(error)) from None
+        try:
+            if rules is None and header.rules is not None:
+                own = header_rules(header, None if source == "-" else source)
+                if own != ledger.rules:
+                    raise InputError(
+                        f"{header.where['rules']}: @rules {header.rules} is not the night's rules "
+                        f"({ledger.rules.id}, from {first}): settle files of one rule set together"
+                    )
+            if buy_in is None and header.buy_in is not None:
+                own_buy_in = _load_buy_in(None, None, header.buy_in)  # type: ignore[arg-type]  # no context needed
+                if own_buy_in != ledger.buy_in:
+                    raise InputError(
+                        f"{header.where['buy-in']}: @buy-in {header.buy_in} is not the night's buy-in "
+                        f"({ledger.buy_in}, from {first}): one night has one buy-in"
+                    )
+        except CpscoreError as error:
+            raise InputError(str(error)) from None
+        except click.BadParameter as error:
+            raise InputError(f"{header.where['buy-in']}: @buy-in {error.message}") from None
+        return continued(header, deals, name)
+
+    def each_deal(ledger, deals, spool, source, name) -> None:
         """Settle every deal into the ledger (and the spool, which keeps them
         for printing); invalid ones are collected, or skipped with --skip-invalid."""
         problems: list[str] = []
@@ -221,7 +256,7 @@ def session(
             else:
                 if spool is not None:
                     try:
-                        spool.put(text, deal, outcome, ledger)
+                        spool.put(text, deal, outcome, ledger, name if several else "")
                     except OSError as error:
                         raise EnvironmentError_(
                             f"cannot keep the settled deals in a temporary file: {error.strerror or error}"
@@ -233,20 +268,28 @@ def session(
             raise _InvalidDeals(problems)
 
     try:
-        with _opened(source) as file, contextlib.ExitStack() as cleanup:
+        with contextlib.ExitStack() as cleanup:
             # One pass reads, checks and settles every deal into the ledger; the
-            # settled deals wait in a spool until the whole file is known good.
+            # settled deals wait in a spool until the whole night is known good.
             spool = None
             if not totals_only:
                 spool = Spool()
                 cleanup.callback(spool.close)
-            size = _regular_size(file)
-            shown_bar = size and sys.stderr.isatty()
-            bar = click.progressbar(length=size, label="checking", file=sys.stderr) if shown_bar else None
-            with bar or contextlib.nullcontext():
-                lines = read_lines(file, name)
-                ledger, deals, money, places = start(_with_progress(lines, file, bar) if bar else lines)
-                each_deal(ledger, deals, spool)
+            ledger, money, places = None, False, {}
+            for source, name in zip(sources, names):
+                with _opened(source) as file:
+                    size = _regular_size(file)
+                    shown_bar = size and sys.stderr.isatty()
+                    bar = click.progressbar(length=size, label="checking", file=sys.stderr) if shown_bar else None
+                    with bar or contextlib.nullcontext():
+                        lines = read_lines(file, name)
+                        lines = _with_progress(lines, file, bar) if bar else lines
+                        if ledger is None:
+                            ledger, deals, money, places = start(lines, source, name)
+                        else:
+                            deals = more(lines, source, name, ledger, names[0])
+                        each_deal(ledger, deals, spool, source, name)
+            assert ledger is not None  # click requires one source at least
             try:
                 _check_pair_players({**places, **ledger.pair_places}, ledger.players())
             except CpscoreError as error:
@@ -259,7 +302,7 @@ def session(
                 _print_totals(ledger, fmt, style, money)
                 return
             results = spool.results(ledger.rules, ledger.stake)
-            _print_session(ledger, results, fmt, style, money, totals_only, name, explain)
+            _print_session(ledger, results, fmt, style, money, totals_only, ", ".join(names), explain)
     except _InvalidDeals as invalid:
         for problem in invalid.problems:
             click.echo(f"Error: {bounded(problem)}", err=True)
