@@ -1,0 +1,55 @@
+"""``cpscore remove``: remove deal N from a session file."""
+
+from __future__ import annotations
+
+import click
+
+from cpscore.commands._options import EnvironmentError_, InputError, _help_option, _silence_stdout, _warn
+
+#: Where ``cpscore --help`` lists the command (see :mod:`cpscore.commands`).
+ORDER = 42
+
+
+@click.command(name="remove", add_help_option=False)
+@_help_option
+@click.argument("target", metavar="FILE")
+@click.argument("number", metavar="N", type=int)
+def remove(target, number) -> None:
+    """Remove deal N from a session file, and print it.
+
+    N is the deal's number as 'cpscore session' shows it; the deals after it
+    move up one.  Everything else in the file is kept byte for byte:
+    headers, stake lines, comments (among the deal's lines too), the other
+    deals.  The change is locked and atomic, as for add; on any error the
+    file is untouched.
+
+        cpscore remove night.txt 3
+    """
+    from cpscore.edits import remove_deal
+
+    _edit(lambda: remove_deal(target, number))
+
+
+command = remove
+
+
+def _edit(change) -> None:
+    """Make a change of :mod:`cpscore.edits` and print its report: library
+    errors become click errors; a report that cannot be printed after the file
+    was changed says what was done."""
+    from cpscore.errors import CpscoreError, EnvironmentFailure
+
+    try:
+        done = change()
+    except CpscoreError as error:
+        raise InputError(str(error)) from None
+    except EnvironmentFailure as error:
+        raise EnvironmentError_(str(error)) from None
+    for warning in getattr(done, "warnings", ()):
+        _warn(warning)
+    report = done.report()
+    try:
+        click.echo("\n".join(report))
+    except OSError as error:  # the file is changed: say so, so that nobody changes it again
+        _silence_stdout()
+        raise EnvironmentError_(f"{report[0]}; but this could not be printed: {error.strerror}") from None

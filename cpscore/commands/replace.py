@@ -1,0 +1,40 @@
+"""``cpscore replace``: replace deal N of a session file with another deal."""
+
+from __future__ import annotations
+
+import click
+
+from cpscore.commands._options import _help_option, _player_option
+
+#: Where ``cpscore --help`` lists the command (see :mod:`cpscore.commands`).
+ORDER = 43
+
+
+@click.command(name="replace", add_help_option=False)
+@_help_option
+@click.argument("target", metavar="FILE")
+@click.argument("number", metavar="N", type=int)
+@click.argument("hands", nargs=-1, metavar="[NAME=HAND]...")
+@_player_option("surrender", "This player surrenders (repeatable).")
+@_player_option("waive", "This player waives a natural and plays the rows (repeatable).")
+@_player_option("new-player", "Allow a player the session has not seen yet (repeatable).")
+def replace(target, number, hands, surrender, waive, new_player) -> None:
+    """Replace deal N of a session file with another deal.
+
+    The new deal is given as for add (NAME=HAND arguments, or deal-file
+    lines on stdin) and checked as add checks it, against the file's rules
+    and its players (a name the session has not seen needs --new-player).
+    It takes the old deal's place, and both are printed; everything else in
+    the file is kept byte for byte.  The change is locked and atomic, as for
+    add; on any error the file is untouched.
+
+        cpscore replace night.txt 3 "Amy=Ks Kd 4c / ..." "Bob=..." "Cy=..."
+    """
+    from cpscore.commands.add import _add_entries
+    from cpscore.commands.remove import _edit
+    from cpscore.edits import replace_deal
+
+    _edit(lambda: replace_deal(target, number, _add_entries(hands), surrender, waive, new_player))
+
+
+command = replace
