@@ -1,0 +1,166 @@
+"""``cpscore stats``: a night's statistics, per player, from a session file."""
+
+from __future__ import annotations
+
+import contextlib
+import gc
+import sys
+
+import click
+
+from cpscore.commands._options import (
+    EnvironmentError_,
+    InputError,
+    _buy_in_option,
+    _check_pair_players,
+    _check_style,
+    _format_option,
+    _help_option,
+    _spade_bonus_option,
+    _stake_options,
+    _style_option,
+    _warn,
+    bounded,
+)
+from cpscore.commands.session import (
+    _InvalidDeals,
+    _load_rules_or_none,
+    _opened,
+    _regular_size,
+    _session_settings,
+    _with_progress,
+)
+from cpscore.errors import shown
+
+#: Where ``cpscore --help`` lists the command: after ``session``.
+ORDER = 35
+
+STATS_FORMATS = ("table", "json")
+
+
+@click.command(name="stats", add_help_option=False)
+@_help_option
+@click.argument("source", metavar="FILE|-")
+@click.option(
+    "--rules",
+    "rules",
+    default=None,
+    metavar="NAME|FILE",
+    callback=_load_rules_or_none,
+    help="Rule set (default: the session's @rules header, else 2-4).",
+)
+@_spade_bonus_option
+@_stake_options(
+    "Money per unit (default: @stake, else 1).",
+    "Money per unit for one pair (repeatable; replaces the @pair-stake headers).",
+)
+@_buy_in_option("Table stakes: the money each player brings (default: the @buy-in header).")
+@click.option("--skip-invalid", is_flag=True, help="Skip invalid deals (and say which) instead of stopping.")
+@_format_option(STATS_FORMATS)
+@_style_option
+def stats(source, rules, spade_bonus, stake, pair_stakes, buy_in, skip_invalid, fmt, style) -> None:
+    """Statistics for the night, per player: deals played, rows won, lost
+    and tied, scoops made and suffered, fouls, surrenders, naturals,
+    royalties, Fantasyland entries, the biggest deal won and lost, and the
+    totals.
+
+    FILE is a session file, read as 'cpscore session' reads it (header lines,
+    --rules, --stake); '-' reads stdin.  The whole file is checked before
+    anything is printed.
+    """
+    from cpscore.errors import CpscoreError
+    from cpscore.session import Ledger, read_session
+    from cpscore.stats import Stats
+    from cpscore.textio import read_lines
+
+    gc.enable()  # a session may be long: normal collection from here on
+
+    _check_style(style, fmt)
+    name = "stdin" if source == "-" else source
+    tally = Stats()
+
+    def start(lines):
+        try:
+            header, deals = read_session(lines, name)
+            settings = _session_settings(
+                None if source == "-" else source, header, rules, stake, pair_stakes, spade_bonus, buy_in
+            )
+            chosen_rules, chosen_stake, chosen_pairs, places, chosen_buy_in = settings
+            # A stake given on the command line replaces the file's, its lines between deals too.
+            fixed = {"stake"} if stake is not None else set()
+            fixed |= {"pair-stake"} if pair_stakes else set()
+            ledger = Ledger(
+                chosen_rules, 1 if chosen_stake is None else chosen_stake, chosen_pairs, None, chosen_buy_in, fixed
+            )
+        except CpscoreError as error:
+            raise InputError(str(error)) from None
+        cuts = chosen_rules.cap is not None or bool(chosen_rules.table_stakes)
+        return ledger, deals, chosen_stake is not None or bool(chosen_pairs) or cuts, places
+
+    def each_deal(ledger, deals) -> None:
+        """Settle every deal into the ledger, once, and count it; invalid ones
+        are collected, or skipped with --skip-invalid (as ``session`` does)."""
+        problems: list[str] = []
+        iterator = iter(deals)
+        while True:
+            try:
+                text = next(iterator)
+            except StopIteration:
+                break
+            except CpscoreError as error:  # a line that cannot be read: nothing after it can be
+                raise _InvalidDeals([*problems, str(error)]) from None
+            except OSError as error:
+                raise EnvironmentError_(
+                    f"cannot read {name if source == '-' else shown(name, 60)}: {error.strerror or error}"
+                ) from None
+            try:
+                deal, outcome = ledger.take(text, name)
+            except CpscoreError as error:
+                problems.append(str(error))
+                if skip_invalid:
+                    _warn(str(error), prefix="skipped: ")
+            else:
+                tally.add(text.number, deal, outcome)
+            for warning in ledger.warnings:
+                _warn(warning)
+            ledger.warnings.clear()
+        if problems and not skip_invalid:
+            raise _InvalidDeals(problems)
+
+    try:
+        with _opened(source) as file:
+            size = _regular_size(file)
+            shown_bar = size and sys.stderr.isatty()
+            bar = click.progressbar(length=size, label="checking", file=sys.stderr) if shown_bar else None
+            with bar or contextlib.nullcontext():
+                lines = read_lines(file, name)
+                ledger, deals, money, places = start(_with_progress(lines, file, bar) if bar else lines)
+                each_deal(ledger, deals)
+            try:
+                _check_pair_players({**places, **ledger.pair_places}, ledger.players())
+            except CpscoreError as error:
+                raise _InvalidDeals([str(error)]) from None
+    except _InvalidDeals as invalid:
+        for problem in invalid.problems:
+            click.echo(f"Error: {bounded(problem)}", err=True)
+        raise click.exceptions.Exit(2) from None
+    for key, where in ledger.ignored:  # documented, but never silent
+        option = "--stake" if key == "stake" else "--pair-stake"
+        _warn(f"{option} replaces the session's stakes: {where}: @{key} is not used")
+    money = money or ledger.restaked  # the stake changed during the night: money is not units
+    _print_stats(tally, ledger, fmt, style, money, name)
+
+
+command = stats
+
+
+def _print_stats(tally, ledger, fmt: str, style: str, money: bool, name: str) -> None:
+    from cpscore import formatting, stats_views
+    from cpscore.amounts import text as number
+
+    if fmt == "json":
+        click.echo(formatting.render_json(stats_views.stats_data(tally, ledger.rules, ledger.first_stake)), nl=False)
+        return
+    stakes = f", stake {number(ledger.first_stake)} a unit" if money else ""
+    title = f"Session {name}: rules {ledger.rules.id}{stakes}\n\n"
+    click.echo(title + stats_views.stats_table(tally, ledger.rules, style, money), nl=False)
