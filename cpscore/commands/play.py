@@ -1,0 +1,366 @@
+"""``cpscore play``: enter a night at the table, hand by hand, each deal
+appended to a session file as ``cpscore add`` appends it.
+
+The dialogue goes through click (:func:`click.echo`, and click's prompt
+function, which is :func:`input`, with readline's editing when the terminal
+has it), so that :class:`click.testing.CliRunner` can type it; what it says
+is decided in :mod:`cpscore.play`, which never prints.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import gc
+import sys
+from typing import TYPE_CHECKING
+
+import click
+
+from cpscore.commands._options import (
+    EnvironmentError_,
+    InputError,
+    _check_style,
+    _colour,
+    _help_option,
+    _load_rules,
+    _style_option,
+)
+
+if TYPE_CHECKING:
+    from collections.abc import Iterator
+    from types import ModuleType
+
+    from cpscore.play import Round, Table
+    from cpscore.session import Header, Ledger
+
+#: Where ``cpscore --help`` lists the command (see :mod:`cpscore.commands`).
+ORDER = 45
+
+
+class _End(Exception):
+    """Ctrl-D (end of input) at a prompt: the run ends; nothing half-saved."""
+
+
+class _Abandon(Exception):
+    """Ctrl-C: the deal being entered is dropped, the file untouched."""
+
+
+def _ask(prompt: str) -> str:
+    """One line typed after ``prompt``: click's prompt function (:func:`input`,
+    which edits with readline once it is imported; CliRunner replaces it)."""
+    return click.termui.visible_prompt_func(prompt)
+
+
+_READLINE: list[ModuleType] = []  # the readline module, once line editing is on
+
+
+def _line_editing() -> None:
+    """Readline's editing and a history of the lines typed in this run (Up
+    recalls a hand to correct it), on a terminal where Python has readline."""
+    if not (sys.stdin.isatty() and sys.stdout.isatty()):
+        return
+    try:
+        import readline
+    except ImportError:  # pragma: no cover - a Python built without it
+        return
+    readline.set_completer(lambda text, state: None)  # Tab completes nothing (not file names)
+    _READLINE.append(readline)
+
+
+def _forget(answer: str) -> None:
+    """Keep a yes/no answer out of the history, which is for hands."""
+    if _READLINE and answer:
+        readline = _READLINE[0]
+        length = readline.get_current_history_length()
+        if length and readline.get_history_item(length) == answer:
+            readline.remove_history_item(length - 1)
+
+
+def _line(prompt: str) -> str:
+    try:
+        return _ask(prompt)
+    except EOFError:
+        click.echo()
+        raise _End from None
+    except KeyboardInterrupt:
+        click.echo()
+        raise _Abandon from None
+
+
+def _yes(question: str, default: bool) -> bool:
+    suffix = " [Y/n]: " if default else " [y/N]: "
+    while True:
+        raw = _line(question + suffix)
+        _forget(raw)
+        answer = raw.strip().lower()
+        if not answer:
+            return default
+        if answer in ("y", "yes"):
+            return True
+        if answer in ("n", "no"):
+            return False
+        click.echo("Error: invalid input")
+
+
+@contextlib.contextmanager
+def _uninterrupted() -> Iterator[None]:
+    """Ctrl-C waits while the deal is written: the write is atomic anyway, and
+    this way what is printed next (added, or not) is what happened."""
+    import signal
+
+    try:
+        previous = signal.signal(signal.SIGINT, signal.SIG_IGN)
+    except ValueError:  # not the main thread: signals go elsewhere anyway
+        yield
+        return
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGINT, previous)
+
+
+class _Play:
+    """One run: the file, the seats, and the deals added."""
+
+    def __init__(self, target: str, chosen, rules_text: str | None, style: str) -> None:
+        self.target = target
+        self.chosen = chosen  # --rules, for a new file (None once the file has its header)
+        self.rules_text = rules_text
+        self.style = style
+        self.colour = _colour("table")
+        self.seats: list[str] = []
+        self.added = 0
+        self.entering = False  # a hand of the current deal is typed
+        self.saved = False  # the current deal is in the file
+
+    def _start(self, header: Header) -> tuple[Ledger, bool]:
+        """The ledger for the file's header, made as ``cpscore session`` makes
+        it, and whether money differs from units."""
+        from cpscore.commands.session import _session_settings
+        from cpscore.session import Ledger
+
+        rules, stake, pairs, _, buy_in = _session_settings(self.target, header, self.chosen, None, (), False)
+        ledger = Ledger(rules, 1 if stake is None else stake, pairs, None, buy_in)
+        cuts = rules.cap is not None or bool(rules.table_stakes)
+        return ledger, stake is not None or bool(pairs) or cuts
+
+    def table(self) -> Table:
+        """The session as it is now, read under its lock."""
+        from cpscore.errors import CpscoreError, EnvironmentFailure
+        from cpscore.play import read_locked
+
+        try:
+            data = read_locked(self.target)
+        except CpscoreError as error:  # not a file a session can be (FileRefused)
+            raise InputError(str(error)) from None
+        except EnvironmentFailure as error:
+            raise EnvironmentError_(str(error)) from None
+        return self.table_of(data)
+
+    def table_of(self, data: bytes | None) -> Table:
+        """The session of these bytes (None: no file yet)."""
+        from cpscore.errors import CpscoreError
+        from cpscore.play import read_table
+
+        try:
+            return read_table(self.target, data, self._start)
+        except CpscoreError as error:
+            raise InputError(str(error)) from None
+
+    def begin(self, players: tuple[str, ...]) -> None:
+        from cpscore.amounts import text as number
+        from cpscore.errors import CpscoreError
+        from cpscore.play import JOIN, choose_seats, seat_names
+
+        table = self.table()
+        if self.rules_text and table.text.strip():
+            raise InputError(
+                f"{self.target} already exists: --rules only starts a new session file (its @rules header)"
+            )
+        try:
+            self.seats = choose_seats(table, seat_names(players))
+        except CpscoreError as error:
+            raise InputError(str(error)) from None
+        if table.ledger.over is not None:
+            raise InputError(table.ledger.over)
+        stake = f", stake {number(table.ledger.stake)} a unit" if table.money else ""
+        so_far = f"{table.deals} deal{'s' if table.deals != 1 else ''} so far" if table.deals else "no deal yet"
+        click.echo(f"Session {self.target}: rules {table.rules.id}{stake}, {so_far}.")
+        click.echo(f"'{JOIN}NAME' seats a newcomer; Ctrl-C starts the deal again; Ctrl-D ends.")
+
+    def deal(self) -> bool:
+        """Enter one deal, show it, save it when asked; False: the session is over."""
+        from cpscore.play import Round
+
+        self.entering = self.saved = False
+        try:
+            table = self.table()
+            click.echo(f"\nDeal {table.number}: {', '.join(self.seats)}")
+            playing = table.ledger.fantasyland
+            for name in self.seats:
+                if name in playing:
+                    click.echo(f"{name} plays this deal in Fantasyland.")
+            deal = Round(self.seats, table.rules, list(playing))
+            self._hands(deal, table)
+            return self._settle(deal, table)
+        except (_Abandon, KeyboardInterrupt):
+            if self.saved:  # Ctrl-C while the standings were printed: the deal is in the file
+                click.echo()
+                return True
+            click.echo("Deal abandoned: nothing was saved; it starts again.")
+            return True
+
+    def _hands(self, deal: Round, table: Table) -> None:
+        """Ask each seat in turn until every hand is in, checking each one."""
+        from cpscore.errors import CpscoreError
+        from cpscore.play import hand_prompt, joining, seat, sits_out_reason
+
+        rules = table.rules
+        while True:
+            for left in deal.fill():
+                click.echo(f"{left} sits out: {sits_out_reason(rules)}.")
+            name = deal.pending()
+            if name is None:
+                return
+            text = _line(hand_prompt(name, rules)).strip()
+            if not text:
+                continue
+            newcomer = joining(text)
+            try:
+                if newcomer is not None:
+                    joined = seat(self.seats, newcomer, table.ledger.owners)
+                    click.echo(f"{joined} joins the table, after {self.seats[-2]}.")
+                    continue
+                typed = deal.check(name, text)
+            except CpscoreError as error:
+                click.echo(f"Error: {error}")
+                continue
+            if typed.warning is not None:
+                click.echo(f"Warning: {typed.warning}")
+                if not _yes(f"Keep {name}'s hand?", False):
+                    continue
+            for note in typed.notes:
+                click.echo(f"Note: {note}")
+            deal.commit(typed)
+            self.entering = True
+
+    def _settle(self, deal: Round, table: Table) -> bool:
+        """Show the deal's settlement; save it when asked; print the standings.
+        ``table``: the session when the deal began."""
+        from cpscore import formatting, session_views
+        from cpscore.errors import CpscoreError, EnvironmentFailure
+        from cpscore.play import preview
+        from cpscore.safefile import rewrite
+        from cpscore.session import Append, stored_rules_path
+
+        try:
+            table = self.table()  # read again: another add may have landed meanwhile
+        except click.ClickException:
+            pass  # the file changed for the worse (read-only): the save says so, and can be tried again
+        header = [f"@rules {stored_rules_path(self.target, self.rules_text)}"] if self.rules_text else []
+        entries = deal.entries()
+        newcomers = deal.newcomers(table.ledger.players())  # before the preview takes the deal in
+        try:
+            result = preview(table, entries, header)
+        except CpscoreError as error:
+            click.echo(f"Error: {error}")
+            click.echo("The deal starts again.")
+            return True
+        settlement = result.settlement
+        pair_stakes = bool(table.ledger.pair_stakes)
+        click.echo()
+        click.echo(formatting.render_table(settlement, self.style, self.colour, table.money, pair_stakes), nl=False)
+        click.echo()
+        append = Append(self.target, entries, self.chosen, self.rules_text, new_player=newcomers)
+        written: list[bytes] = []
+
+        def change(current: bytes | None) -> bytes:
+            new = append(current)
+            written.append(new)
+            return new
+
+        while True:
+            if not _yes("Save this deal?", True):
+                click.echo("Not saved: the deal starts again.")
+                return True
+            try:
+                with _uninterrupted():
+                    rewrite(self.target, change)
+            except (CpscoreError, EnvironmentFailure) as error:
+                written.clear()
+                click.echo(f"Error: {error}")
+                continue
+            break
+        self.added += 1
+        self.entering, self.saved = False, True
+        self.chosen = self.rules_text = None  # the file has its @rules header now
+        click.echo(f"Added deal {append.number} (line {append.line}) to {self.target}.")
+        shown = {note for typed in deal.answers.values() for note in typed.notes}
+        for warning in append.warnings:
+            if warning not in shown:
+                click.echo(f"Warning: {warning}")
+        after = self.table_of(written[-1])
+        click.echo()
+        click.echo(session_views.render_totals(after.ledger, self.style, after.money), nl=False)
+        return after.ledger.over is None
+
+    def end(self) -> None:
+        unsaved = "the deal being entered was not saved; " if self.entering else ""
+        count = f"{self.added} deal{'s' if self.added != 1 else ''}" if self.added else "no deal"
+        click.echo(f"Ended: {unsaved}{count} added to {self.target}.")
+
+
+@click.command(name="play", add_help_option=False)
+@_help_option
+@click.argument("target", metavar="FILE")
+@click.option(
+    "--players",
+    multiple=True,
+    metavar="NAMES",
+    help="The seats, in order: names separated by spaces, or by commas for a name with a space "
+    "(default: the players of the session's last deal).",
+)
+@click.option(
+    "--rules",
+    "rules_text",
+    default=None,
+    metavar="NAME|FILE",
+    help="Rules for a new session file (written as its @rules header).",
+)
+@_style_option
+def play(target, players, rules_text, style) -> None:
+    """Enter deals at the table, hand by hand, each appended to FILE.
+
+    Each seat is asked for its hand in turn (front / middle / back,
+    'surrender', or '-' to sit the deal out); every hand is checked as it is
+    typed (cards, rows, a card already in another hand of the deal) and a
+    foul must be confirmed.  Then the deal's settlement is shown and, when
+    you say so, appended as 'cpscore add' appends (locked and atomic), and
+    the running totals are printed.  The seats are the players of the last
+    deal, or --players; '+NAME' at a prompt seats a newcomer.  Ctrl-C drops
+    the deal being entered (the file is untouched) and starts it again;
+    Ctrl-D ends.
+
+        cpscore play night.txt --players "Amy Bob Cy"
+    """
+    gc.enable()  # a run lasts the night: normal collection
+    _check_style(style)
+    try:
+        chosen = _load_rules(click.get_current_context(), None, rules_text) if rules_text else None
+    except click.BadParameter as error:
+        error.param_hint = "'--rules'"
+        raise
+    run = _Play(target, chosen, rules_text, style)
+    run.begin(players)
+    _line_editing()
+    try:
+        while run.deal():
+            pass
+    except _End:
+        pass
+    except KeyboardInterrupt:  # between two deals: nothing is being entered
+        click.echo()
+    run.end()
+
+
+command = play
