@@ -441,3 +441,38 @@ def test_the_totals_show_the_stacks_and_the_end():
         {"Amy": 137, "Bob": 13, "Cy": 0},
         {"empty": "Cy", "deal": 2},
     )
+
+
+def test_add_settles_as_the_session_will(tmp_path):
+    # examples/banker.txt: Ann banks deal 1, Ben deal 2, so Cat banks a third deal.
+    night = tmp_path / "banker.txt"
+    night.write_text((EXAMPLES / "banker.txt").read_text())
+    hands = [f"Ann={AMY}", f"Ben={BOB}", f"Cat={CY}"]
+    added = cli("add", str(night), *hands)
+    assert added.exit_code == 0, added.output
+    assert added.stdout.endswith("Ann +6, Ben +1, Cat -7\n")  # Cat banks: scooped by Ann, beaten by Ben
+    # A '; banker' marker is written with the deal, so that the session reads it back the same.
+    marked = cli("add", str(night), hands[0], hands[1] + " ; banker", hands[2])
+    assert marked.exit_code == 0 and marked.stdout.endswith("Ann +1, Ben 0, Cat -1\n")
+    assert night.read_text().endswith(f"Ben: {BOB} ; banker\nCat: {CY}\n")
+    session = json.loads(cli("session", "--totals", "--format", "json", str(night)).stdout)
+    assert {row["name"]: row["units"] for row in session["totals"]} == {
+        "Ann": 25 + 6 + 1,
+        "Ben": -12 + 1,
+        "Cat": -13 - 8,
+    }
+
+
+def test_add_follows_table_stakes_and_the_end_of_the_session(tmp_path):
+    night = tmp_path / "stakes.txt"
+    lines = (EXAMPLES / "table-stakes.txt").read_text().splitlines(keepends=True)
+    night.write_text("".join(lines[:11]))  # the header (@buy-in 50) and the first deal
+    deal = [f"Amy={ANN}", f"Bob={BEN}", f"Cy={CAT}"]
+    assert cli("add", str(night), *deal).exit_code == 0
+    before = night.read_bytes()
+    refused = cli("add", str(night), *deal)  # Cy's stack is empty after deal 2
+    assert refused.exit_code == 2 and night.read_bytes() == before
+    assert refused.stderr.endswith(
+        "the session is over: Cy's stack is empty after deal 2 (table stakes): start a new session to play on; "
+        "the deal was not added\n"
+    )
