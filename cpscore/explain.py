@@ -112,7 +112,9 @@ def _suits(cards: tuple[Card, ...], others: tuple[Card, ...], plain: int, rules:
     return f"({' '.join(order)}): {mine} against {theirs}{at}"
 
 
-def foul_reason(name: str, foul: Foul, rules: RuleSet | None = None, assessment: Assessment | None = None) -> str:
+def foul_reason(
+    name: str, foul: Foul, rules: RuleSet | None = None, assessment: Assessment | None = None, both_fouled: bool = False
+) -> str:
     """'Bob fouled: front pair of queens (Q-Q-3) beats middle jack high
     (J-T-8-6-3), a pair over high card: Bob loses every row'; with
     ``foul_plays``, what the fouled hand pays instead."""
@@ -122,7 +124,9 @@ def foul_reason(name: str, foul: Foul, rules: RuleSet | None = None, assessment:
         why = "suits count (suit_foul) " + _suits(stronger.cards, weaker.cards, stronger.plain, rules)
     else:
         why = deciding(foul.stronger_value, foul.weaker_value)
-    if rules is not None and rules.foul_plays:
+    if rules is not None and rules.foul_plays and both_fouled:
+        result = f"two fouled hands pay no penalty: {name} plays the rows as set (foul_plays), holding no royalties"
+    elif rules is not None and rules.foul_plays:
         result = f"{name} pays a penalty and plays the rows as set (foul_plays), holding no royalties"
     else:
         result = f"{name} loses every row and holds no royalties"
@@ -309,7 +313,7 @@ def _rows(pair: PairResult, a: PlayerResult, b: PlayerResult, settlement: Settle
     fouled = [player for player in (a, b) if player.foul]
     for player in fouled:
         assert player.foul is not None  # fouled holds only hands with a foul
-        lines.append(foul_reason(player.name, player.foul, rules, player.assessment))
+        lines.append(foul_reason(player.name, player.foul, rules, player.assessment, len(fouled) == 2))
     assert a.assessment is not None and b.assessment is not None  # the rows were played: both are set hands
     core_a, core_b = a.assessment.core, b.assessment.core
     as_set = not fouled or rules.foul_plays  # the rows are compared as they are set

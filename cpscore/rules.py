@@ -365,6 +365,8 @@ class _Settings:
         return self._units(key, value, allow_off=True)
 
     def _units(self, key: str, value: object, allow_off: bool) -> Amount:
+        if isinstance(value, str):
+            raise self.error(key, f"{shown(value)} is text, not a number: write a number without quotes, such as 2.5")
         try:
             amount = None if isinstance(value, bool) else exact(value)
         except AmountError as error:
@@ -394,6 +396,17 @@ class _Settings:
         if isinstance(value, float) and value >= 0 and value * 100 == int(value * 100):
             return value
         return self.units_or_off(key)
+
+    def money_or_off(self, key: str) -> Amount | None:
+        """An amount of money above 0, or None for ``false``."""
+        value = self.raw(key)
+        if value is False:
+            return None
+        try:
+            amount = self._units(key, value, allow_off=True)
+        except RulesError:
+            raise self.error(key, f"{shown(value)} is not an amount of money above 0, or false") from None
+        return amount
 
     def units_or_true(self, key: str) -> Amount | bool | None:
         """A non-negative exact amount, ``true`` (kept as True) or ``false`` (None)."""
@@ -513,7 +526,7 @@ def from_settings(data: Mapping[str, object], source: str = "", preset: str = ""
         pairing=top.choice("pairing", PAIRINGS),
         banker_rotation=top.choice("banker_rotation", BANKER_ROTATIONS),
         banker_wins_ties=top.flag("banker_wins_ties"),
-        cap=top.units_or_off("cap"),
+        cap=top.money_or_off("cap"),
         cap_scope=top.choice("cap_scope", CAP_SCOPES),
         table_stakes=top.units_or_true("table_stakes"),
     )
@@ -536,6 +549,15 @@ def _check_combinations(rules: RuleSet, top: _Settings) -> None:
             raise top.error("banker_wins_ties", 'has no effect without pairing = "banker"')
     elif rules.criss_cross != "all":
         raise top.error("pairing", "banker pairing cannot be combined with criss-cross")
+    if rules.banker_wins_ties and rules.suit_order is not None:
+        raise top.error("banker_wins_ties", "has no effect with suit_order: suits break every tie")
+    if rules.royalties.broken_royalties:
+        back = rules.royalties.table.back
+        kinds = ("quads", "straight-flush", "royal-flush", "steel-wheel")
+        if not any(key in kinds or key.startswith("quads-") for key in back):
+            raise top.error(
+                "royalties.broken_royalties", "has no effect: the back table pays no quads and no straight flush"
+            )
     if rules.cap is None and rules.cap_scope != "deal":
         raise top.error("cap_scope", "has no effect without a cap")
     if rules.table_stakes is not None and rules.table_stakes is not True and rules.table_stakes <= 0:
@@ -642,6 +664,8 @@ def load_rules_file(path: str) -> RuleSet:
         raise RulesError(f"{path}: no such rule file") from None
     except OSError as error:
         raise RulesError(f"{path}: cannot read it: {error.strerror or error}") from None
+    except ValueError:  # a path no file can have (a NUL byte)
+        raise RulesError(f"{shown(path)}: not a file name (it holds a NUL character)") from None
     from cpscore.textio import decode
 
     try:

@@ -35,6 +35,7 @@ from cpscore.hands import (
     evaluate3,
     evaluate5,
     find_foul,
+    plain_of,
     rank_letters,
     wheel_second,
 )
@@ -493,6 +494,8 @@ def evaluate_core(front: Sequence[int], middle: Sequence[int], back: Sequence[in
         middle_value = -deuce_to_seven(plains[1])  # lower wins: negate, so that greater is still better
     elif middle_value > back_value or front_value > middle_value:
         foul = find_foul(front_value, middle_value, back_value)
+        if model.second and foul is not None:  # named by the rows' own values (a wheel is five-high)
+            foul = foul._replace(stronger_value=plain_of(foul.stronger_value), weaker_value=plain_of(foul.weaker_value))
     else:
         foul = None
     strength = model.strength
@@ -739,6 +742,13 @@ def pairs_of(seats: Sequence[Seat], rules: RuleSet, banker: int | None = None) -
         return found
     pairs = [(i, j) for i in range(count) for j in range(i + 1, count) if owners[i] != owners[j]]
     if rules.criss_cross == "corresponding":  # first hands meet first hands, second hands second
+        counts = {owner: owners.count(owner) for owner in owners}
+        if len(set(counts.values())) > 1:
+            shown_counts = ", ".join(f"{owner} {count}" for owner, count in counts.items())
+            raise DealError(
+                f"under criss_cross = corresponding every player holds as many hands as the others ({shown_counts}): "
+                "a hand without a corresponding one would play nobody"
+            )
         place = [owners[:index].count(owner) for index, owner in enumerate(owners)]
         pairs = [(i, j) for i, j in pairs if place[i] == place[j]]
     return pairs

@@ -489,8 +489,9 @@ class Ledger:
         self.restaked = False  # a stake line between deals changed the stake
         self.first_stake = stake  # the stake the night started with
         self.changed: list[str] = []  # the stake changes the last deal taken started with, in words
-        # Banker pairing: who holds the bank next deal (None: the first player listed).
-        self.bank: str | None = None
+        # Banker pairing: who holds the bank next deal, the first of these who plays it
+        # (none of them: the first player listed).
+        self.bank_order: list[str] = []
         # Table stakes: each player's stack, and the money a new player brings; a cap
         # over the session: each player's net money so far (docs/rules.md 12).
         if buy_in is None and rules.table_stakes and rules.table_stakes is not True:
@@ -554,6 +555,10 @@ class Ledger:
             return []
         return [entry.name for entry in text.entries if entry.name in self.fantasyland]
 
+    def _in_fantasyland_names(self, deal: Deal) -> list[str]:
+        """Who of this deal's players plays it in Fantasyland (the session follows it)."""
+        return [seat.name for seat in deal.seats if seat.name in self.fantasyland]
+
     def _change_stakes(self, text: DealText) -> None:
         """Stake lines before this deal: they set the stake (for every pair, or
         one pair) from this deal on (docs/rules.md 4).  A stake given on the
@@ -588,7 +593,8 @@ class Ledger:
         playing = self._in_fantasyland(text)
         deal = self.build(text, source, playing)
         seats = deal.seats
-        banker = self.bank if self.bank is not None and any(seat.name == self.bank for seat in seats) else None
+        present = {seat.name for seat in seats}
+        banker = next((name for name in self.bank_order if name in present), None)
         try:
             outcome = kernel(
                 seats, self.rules, self.stake, self.pair_stakes, self._repeats(playing), banker, self._standing(deal)
@@ -629,8 +635,11 @@ class Ledger:
         """After a deal: the bank passes on (``banker_rotation = "next"``), the
         stacks and the session's net are kept, and an empty stack ends the session."""
         seats = deal.seats
-        if outcome.banker is not None and self.rules.banker_rotation == "next":
-            self.bank = seats[(outcome.banker + 1) % len(seats)].name
+        if outcome.banker is not None:
+            # The bank stays (fixed) or passes to the next player listed, after the last
+            # back to the first; a player who sits out the next deal is passed over.
+            step = 1 if self.rules.banker_rotation == "next" else 0
+            self.bank_order = [seats[(outcome.banker + step + k) % len(seats)].name for k in range(len(seats))]
         standing = outcome.standing
         if standing is None:
             return
@@ -761,7 +770,11 @@ def deal_lines(deal: Deal) -> list[str]:
             hand = " ".join(map(str, seat.cards))
         else:
             hand = ""
-        markers = [marker for marker, on in (("surrender", seat.surrendered), ("waive", seat.waive)) if on]
+        markers = [
+            marker
+            for marker, on in (("surrender", seat.surrendered), ("waive", seat.waive), ("banker", seat.banker))
+            if on
+        ]
         text = " ; ".join([hand, *markers]) if hand else " ; ".join(markers)
         lines.append(f"{seat.name}: {text}")
     return lines
@@ -798,6 +811,21 @@ def session_relative(session_path: str, rules_path: str) -> str:
     if os.path.isabs(rules_path):
         return rules_path
     return os.path.join(os.path.dirname(os.path.realpath(session_path)), rules_path)
+
+
+def _header_buy_in(header: Header, rules: RuleSet) -> Amount | None:
+    """The ``@buy-in`` a session's header gives, for table stakes (None: none given)."""
+    if header.buy_in is None or not rules.table_stakes:
+        return None
+    from cpscore.amounts import AmountError, parse_amount
+
+    try:
+        amount = parse_amount(header.buy_in)
+    except AmountError as error:
+        raise DealError(f"{header.where['buy-in']}: @buy-in {error}") from None
+    if amount <= 0:
+        raise DealError(f"{header.where['buy-in']}: @buy-in must be more than 0: the money each player brings")
+    return amount
 
 
 def header_rules(header: Header, source_path: str | None) -> RuleSet | None:
@@ -870,6 +898,12 @@ class Append:
         bom = b"\xef\xbb\xbf" if current and current.startswith(b"\xef\xbb\xbf") else b""
         existing = decode(current or b"", target)
         header, deals = read_session(split_lines(existing, target), target)
+        if self.stored is not None and existing.strip():
+            raise DealError(f"{target} already exists: --rules only starts a new session file (its @rules header)")
+        rules = self.rules or header_rules(header, target) or get_rules("2-4")
+        # The new deal is settled as `session` will settle it: after the file's deals,
+        # with the bank, the stacks and Fantasyland where they stand (the file is replayed).
+        ledger = Ledger(rules, buy_in=_header_buy_in(header, rules))
         known = Names()
         count = 0
         for read in deals:
@@ -878,9 +912,10 @@ class Append:
                 raise DealError(f"{read.error}; fix the session file before adding to it")
             for entry in read.entries:
                 known.check(owner(entry.name), entry.where)
-        if self.stored is not None and existing.strip():
-            raise DealError(f"{target} already exists: --rules only starts a new session file (its @rules header)")
-        rules = self.rules or header_rules(header, target) or get_rules("2-4")
+            try:
+                ledger.take(read, target)
+            except DealError as error:
+                raise DealError(f"{error}; fix the session file before adding to it") from None
         refuse_fantasyland_markers(self.entries)
         names = [entry.name for entry in self.entries]
         joining = dict.fromkeys(named_player(name, names, "--new-player") for name in self.new_player)
@@ -897,7 +932,14 @@ class Append:
                         f"check the name, or pass --new-player {shown(entry.name)}"
                     )
         deal = build_deal(self.entries, rules, self.surrender, self.waive)
-        settlement = settle(deal, rules)
+        if ledger.over is not None:
+            raise DealError(f"{target}: {ledger.over}; the deal was not added")
+        playing = {seat.name for seat in deal.seats}
+        banker = next((name for name in ledger.bank_order if name in playing), None)
+        fantasyland = ledger._in_fantasyland_names(deal)
+        if fantasyland:  # who plays this deal in Fantasyland: the session knows
+            deal = build_deal(self.entries, rules, self.surrender, self.waive, fantasyland)
+        settlement = settle(deal, rules, 1, None, ledger._repeats(fantasyland), banker, ledger._standing(deal))
         newline = "\r\n" if "\r\n" in existing else "\n"
         text, line = appended(existing, deal_lines(deal), [f"@rules {self.stored}"] if self.stored else [], newline)
         self._check_reads_back(text, deal, count + 1)
@@ -934,7 +976,7 @@ class Append:
             again = None
 
         def facts(seats):
-            return [(seat.name, seat.hand, seat.cards, seat.surrendered, seat.waive) for seat in seats]
+            return [(seat.name, seat.hand, seat.cards, seat.surrendered, seat.waive, seat.banker) for seat in seats]
 
         if again is None or last is None or last.number != number or facts(again.seats) != facts(deal.seats):
             raise DealError(f"the deal would not read back the same from {self.target}; it was not added")

@@ -593,6 +593,8 @@ def pairings(seats, rules, banker: int | None) -> list[tuple[int, int]]:
         bank = 0 if banker is None else banker
         return [(i, j) for i in range(count) for j in range(i + 1, count) if bank in (i, j)]
     number = [owners[: index + 1].count(owners[index]) for index in range(count)]
+    if rules.criss_cross == "corresponding" and len({owners.count(owner) for owner in owners}) > 1:
+        raise Invalid("corresponding criss-cross with players holding different numbers of hands")
     pairs = []
     for i in range(count):
         for j in range(i + 1, count):

@@ -597,9 +597,15 @@ def test_criss_cross_totals():
 @pytest.mark.parametrize(
     ("args", "message"),
     [
-        (["score", "--rules", "{bad}", AMY, BOB], "Error: {bad}: surrender: 'two' is not a number of units"),
+        (
+            ["score", "--rules", "{bad}", AMY, BOB],
+            "Error: {bad}: surrender: 'two' is text, not a number: write a number without quotes, such as 2.5",
+        ),
         (["score", "--rules", "missing.toml", AMY, BOB], "Error: missing.toml: no such rule file"),
-        (["rules", "show", "{bad}"], "Error: {bad}: surrender: 'two' is not a number of units"),
+        (
+            ["rules", "show", "{bad}"],
+            "Error: {bad}: surrender: 'two' is text, not a number: write a number without quotes, such as 2.5",
+        ),
         (["rules", "show", "nope"], "Error: Invalid value for 'NAME|FILE': unknown rule set 'nope'"),
         (["score", "--waive", "Zed", AMY, BOB], "Error: --waive names 'Zed', who does not play (players: Amy, Bob)"),
         (

@@ -1246,6 +1246,12 @@ def consistent(settings_: dict) -> dict:
         settings_["banker_wins_ties"], settings_["banker_rotation"] = False, "fixed"
     else:
         settings_["criss_cross"] = "all"
+    if settings_["suit_order"] is not False:  # suits break every tie: no tie is left to the banker
+        settings_["banker_wins_ties"] = False
+    back = settings_["royalties"]["back"]
+    kinds = ("quads", "straight-flush", "royal-flush", "steel-wheel")
+    if not any(key in kinds or key.startswith("quads-") for key in back):  # nothing a broken one could earn
+        settings_["royalties"]["broken_royalties"] = False
     if settings_["cap"] is False:
         settings_["cap_scope"] = "deal"
     if settings_["fantasyland"] != "standard":

@@ -385,7 +385,11 @@ def test_buy_in_header_and_the_end_of_the_session():
             "the pineapple-ru rules play table stakes: give the buy-in",
         ),
         (("session", "-"), f"@rules ofc\n@buy-in 30\n\n{THREE}", "stdin, line 2: @buy-in has no effect: the ofc rules"),
-        (("session", "-"), f"@rules pineapple-ru\n@buy-in 0\n\n{THREE}", "stdin, line 2: @buy-in a buy-in of 0"),
+        (
+            ("session", "-"),
+            f"@rules pineapple-ru\n@buy-in 0\n\n{THREE}",
+            "stdin, line 2: @buy-in '0' is not above 0: a buy-in is the money each player brings",
+        ),
         (("session", "--buy-in", "10", "-"), f"@rules 2-4\n\n{THREE}", "--buy-in has no effect: the 2-4 rules do not"),
         (("score", "--banker", "Ann", "-"), THREE, "Ann is named the banker, but the 2-4 rules settle every pair"),
         (("score", "--rules", "pusoy", "--banker", "ann", "-"), THREE, "--banker names 'ann': the player is 'Ann'"),
@@ -396,7 +400,11 @@ def test_buy_in_header_and_the_end_of_the_session():
             "--banker names Ann, but the deal marks Ben as the banker: give one",
         ),
         (("score", "--rules", "pineapple-ru", "-"), THREE, "give the buy-in (--buy-in N, or @buy-in N in a session)"),
-        (("score", "--rules", "pineapple-ru", "--buy-in", "-5", "-"), THREE, "buy-in '-5' is negative"),
+        (
+            ("score", "--rules", "pineapple-ru", "--buy-in", "-5", "-"),
+            THREE,
+            "'-5' is not above 0: a buy-in is the money each player brings to the table",
+        ),
     ],
     ids=[
         "no-buy-in",
@@ -440,4 +448,69 @@ def test_the_totals_show_the_stacks_and_the_end():
         50,
         {"Amy": 137, "Bob": 13, "Cy": 0},
         {"empty": "Cy", "deal": 2},
+    )
+
+
+def test_add_settles_as_the_session_will(tmp_path):
+    # examples/banker.txt: Ann banks deal 1, Ben deal 2, so Cat banks a third deal.
+    night = tmp_path / "banker.txt"
+    night.write_text((EXAMPLES / "banker.txt").read_text())
+    hands = [f"Ann={AMY}", f"Ben={BOB}", f"Cat={CY}"]
+    added = cli("add", str(night), *hands)
+    assert added.exit_code == 0, added.output
+    assert added.stdout.endswith("Ann +6, Ben +1, Cat -7\n")  # Cat banks: scooped by Ann, beaten by Ben
+    # A '; banker' marker is written with the deal, so that the session reads it back the same.
+    marked = cli("add", str(night), hands[0], hands[1] + " ; banker", hands[2])
+    assert marked.exit_code == 0 and marked.stdout.endswith("Ann +1, Ben 0, Cat -1\n")
+    assert night.read_text().endswith(f"Ben: {BOB} ; banker\nCat: {CY}\n")
+    session = json.loads(cli("session", "--totals", "--format", "json", str(night)).stdout)
+    assert {row["name"]: row["units"] for row in session["totals"]} == {
+        "Ann": 25 + 6 + 1,
+        "Ben": -12 + 1,
+        "Cat": -13 - 8,
+    }
+
+
+def test_add_follows_table_stakes_and_the_end_of_the_session(tmp_path):
+    night = tmp_path / "stakes.txt"
+    lines = (EXAMPLES / "table-stakes.txt").read_text().splitlines(keepends=True)
+    night.write_text("".join(lines[:11]))  # the header (@buy-in 50) and the first deal
+    deal = [f"Amy={ANN}", f"Bob={BEN}", f"Cy={CAT}"]
+    assert cli("add", str(night), *deal).exit_code == 0
+    before = night.read_bytes()
+    refused = cli("add", str(night), *deal)  # Cy's stack is empty after deal 2
+    assert refused.exit_code == 2 and night.read_bytes() == before
+    assert refused.stderr.endswith(
+        "the session is over: Cy's stack is empty after deal 2 (table stakes): start a new session to play on; "
+        "the deal was not added\n"
+    )
+
+
+@pytest.mark.parametrize(
+    ("spec", "hands", "message"),
+    [
+        (
+            'preset = "2-4"\ncriss_cross = "corresponding"',
+            {"Amy[1]": AMY, "Amy[2]": CY, "Bob": BOB},
+            "under criss_cross = corresponding every player holds as many hands as the others (Amy 2, Bob 1)",
+        ),
+        ('preset = "2-4"\n[royalties]\nbroken_royalties = true', {}, "royalties.broken_royalties: has no effect"),
+        ('preset = "pusoy"\nbanker_wins_ties = true', {}, "banker_wins_ties: has no effect with suit_order"),
+        ('preset = "2-4"\nsurrender = "2.5"', {}, "surrender: '2.5' is text, not a number"),
+        ('preset = "shisanshui"\ncap = -5', {}, "cap: -5 is not an amount of money above 0, or false"),
+    ],
+    ids=["corresponding-unequal", "broken-no-table", "ties-under-suits", "text-amount", "negative-cap"],
+)
+def test_what_would_have_no_effect_or_no_sense_is_refused(spec, hands, message):
+    from cpscore.errors import CpscoreError
+
+    with pytest.raises(CpscoreError, match=message.replace("(", r"\(").replace(")", r"\)")):
+        settled(spec, hands or {"Amy": AMY, "Bob": BOB})
+
+
+def test_a_foul_under_the_second_wheel_names_the_wheel():
+    # shisanshui ranks A-2-3-4-5 just below T-J-Q-K-A: a middle wheel beats a back king-high straight.
+    report = check_hand(parse_hand("7h 8c 9d / 2s 3h 4d 5c Ac / Ts Jc Qh Kd 9c"), get_rules("shisanshui"))
+    assert report.assessment.foul.reason == (
+        "middle five-high straight (5-4-3-2-A) beats back king-high straight (K-Q-J-T-9)"
     )

@@ -88,7 +88,10 @@ def test_per_rank_royalty_entries_come_before_the_category():
     ("text", "message"),
     [
         ('preset = "ofc"\ncolour = "red"\n', "house.toml: colour: unknown setting"),
-        ('preset = "ofc"\nsurrender = "two"\n', "house.toml: surrender: 'two' is not a number of units"),
+        (
+            'preset = "ofc"\nsurrender = "two"\n',
+            "house.toml: surrender: 'two' is text, not a number: write a number without quotes",
+        ),
         ('preset = "ofc"\nsurrender = -2\n', "house.toml: surrender: -2 is not a number of units, 0 or more"),
         ('preset = "ofc"\n[royalties.back]\nquads = -1\n', "house.toml: royalties.back.quads: -1 is not a number"),
         ('preset = "ofc"\n[royalties.back]\nquad = 1\n', "house.toml: royalties.back.quad: unknown setting"),

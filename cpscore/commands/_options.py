@@ -174,9 +174,16 @@ def _buy_in_option(help: str):
 def _load_buy_in(ctx: click.Context, param: click.Parameter, value: str | None):
     if value is None:
         return None
-    amount = _parse_amount(value, "buy-in")
+    from cpscore.amounts import AmountError, parse_amount
+
+    try:
+        amount = parse_amount(value)
+    except AmountError as error:
+        raise click.BadParameter(str(error)) from None
     if amount <= 0:
-        raise click.BadParameter("a buy-in of 0 cannot pay anything: give the money each player brings, above 0")
+        raise click.BadParameter(
+            f"{shown(value)} is not above 0: a buy-in is the money each player brings to the table"
+        )
     return amount
 
 
