@@ -370,7 +370,7 @@ def test_every_command_has_help_and_is_documented():
     commands += [
         ([name, sub], command) for name, group in top.items() for sub, command in getattr(group, "commands", {}).items()
     ]
-    assert len(commands) == 7
+    assert len(commands) == 12
     for path, command in commands:
         assert command.help, path
         assert f"cpscore {' '.join(path)}" in readme, path
@@ -680,7 +680,21 @@ def test_help_lists_a_command_module_added_later(tmp_path, monkeypatch):
     try:
         out = ok("--help")
         listed = [line.split()[0] for line in out.split("Commands:\n")[1].splitlines()]
-        assert listed == ["score", "between", "check", "session", "add", "arrange", "rules", "zz-extra"]
+        assert listed == [
+            "score",
+            "between",
+            "check",
+            "session",
+            "stats",
+            "add",
+            "undo",
+            "remove",
+            "replace",
+            "play",
+            "arrange",
+            "rules",
+            "zz-extra",
+        ]
         assert "A command added by a later change." in out
         assert ok("zz-extra") == "zz-extra ran\n"
     finally:
@@ -697,7 +711,19 @@ def test_commands_are_the_modules_of_the_commands_package():
     modules = [m.name for m in pkgutil.iter_modules(cpscore.commands.__path__) if not m.name.startswith("_")]
     context = click.Context(main)
     names = main.list_commands(context)
-    assert names == ["score", "check", "session", "add", "arrange", "rules"]
+    assert names == [
+        "score",
+        "check",
+        "session",
+        "stats",
+        "add",
+        "undo",
+        "remove",
+        "replace",
+        "play",
+        "arrange",
+        "rules",
+    ]
     assert sorted(names) == sorted(name.replace("_", "-") for name in modules)
     for name in names:
         assert main.get_command(context, name).name == name
