@@ -476,6 +476,7 @@ def test_a_failed_write_leaves_the_file_and_no_temporary(tmp_path, monkeypatch):
 # Locked: concurrent corrections and adds all land -----------------------------------------------------
 
 
+@pytest.mark.slow  # real processes racing for the lock: run by CI with the slow tests
 def test_concurrent_undo_remove_and_add_lose_nothing(tmp_path):
     """8 processes at once, each 3 times: add three deals, undo one, remove deal 1.
     Every change lands whole: 20 + 8 x 3 deals at the end, one blank line apart."""

@@ -613,6 +613,7 @@ def ended(child) -> int:
     return child.exitstatus
 
 
+@pytest.mark.slow  # a real terminal: run by CI with the slow tests
 def test_terminal_a_whole_deal_is_typed_saved_and_totalled(terminal, night):
     terminal.expect_exact("Deal 4: Amy, Bob, Cy")
     for name, hand in (("Amy", AMY), ("Bob", BOB), ("Cy", CY)):
@@ -633,6 +634,7 @@ def test_terminal_a_whole_deal_is_typed_saved_and_totalled(terminal, night):
     assert night.read_text() == SESSION + f"\nAmy: {AMY}\nBob: {BOB}\nCy: {CY}\n"
 
 
+@pytest.mark.slow  # a real terminal: run by CI with the slow tests
 def test_terminal_a_bad_card_is_asked_again_and_fixed_from_the_history(terminal, night):
     pytest.importorskip("readline")
     terminal.expect_exact(ask("Amy"))
@@ -649,6 +651,7 @@ def test_terminal_a_bad_card_is_asked_again_and_fixed_from_the_history(terminal,
     assert night.read_text() == SESSION
 
 
+@pytest.mark.slow  # a real terminal: run by CI with the slow tests
 def test_terminal_a_foul_is_warned_of_and_confirmed(terminal, night):
     terminal.expect_exact(ask("Amy"))
     terminal.sendline(FOUL)
@@ -673,6 +676,7 @@ def test_terminal_a_foul_is_warned_of_and_confirmed(terminal, night):
     assert night.read_text().endswith(f"\n\nAmy: {FOUL}\nBob: {BOB}\nCy: {CY}\n")
 
 
+@pytest.mark.slow  # a real terminal: run by CI with the slow tests
 def test_terminal_ctrl_c_leaves_the_file_byte_identical(terminal, night):
     before = night.read_bytes()
     terminal.expect_exact(ask("Amy"))
@@ -701,6 +705,7 @@ def test_terminal_ctrl_c_leaves_the_file_byte_identical(terminal, night):
     assert night.read_bytes() == before
 
 
+@pytest.mark.slow  # a real terminal: run by CI with the slow tests
 def test_terminal_ctrl_d_ends_and_nothing_is_half_saved(terminal, night):
     before = night.read_bytes()
     terminal.expect_exact(ask("Amy"))

@@ -1269,13 +1269,13 @@ def test_presets_agree_with_the_reference(case):
     assert_agree(*case)
 
 
-@examples(250)
+@examples(150)
 @given(deals(varied_rules()))
 def test_varied_rules_agree_with_the_reference(case):
     assert_agree(*case)
 
 
-@examples(200)
+@examples(120)
 @given(deals(varied_rules(settings_heavy=True)))
 def test_the_regional_settings_agree_with_the_reference(case):
     """docs/rules.md 12's settings, each drawn in every rule set."""
