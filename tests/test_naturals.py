@@ -128,7 +128,7 @@ def test_the_registry_knows_every_natural_a_rule_set_can_play():
 
 
 @pytest.mark.parametrize("natural", NATURALS)
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=35, deadline=None)
 @given(data=st.data())
 def test_the_screen_never_misses_a_made_natural(natural, data):
     cards, rows = data.draw(made(natural))
