@@ -53,7 +53,7 @@ PRESETS = (
     "2-4", "1-6", "ofc", "ofc-western", "pineapple", "taiwanese", "shisanshui", "maubinh", "capsa", "pusoy",
     "pineapple-ru",
 )  # fmt: skip
-COMMANDS = ("score", "check", "session", "add", "arrange", "rules show", "rules")
+COMMANDS = ("score", "check", "session", "stats", "add", "undo", "remove", "replace", "arrange", "rules show", "rules")
 STYLES = (
     "simple", "grid", "github", "rounded_outline", "plain", "fancy_grid", "pipe", "orgtbl", "rst", "mediawiki",
     "html", "latex", "latex_raw", "latex_booktabs", "latex_longtable", "tsv", "jira", "textile", "moinmoin",
@@ -63,7 +63,7 @@ STYLES = (
 )  # fmt: skip
 BAD_STYLES = ("", "Simple", "GRID", "nope", "simple ", "grid\n", "fancy_grid\u2028", "\udcff", "ＧＲＩＤ")
 FORMATS = {"score": ("table", "json", "csv"), "session": ("table", "json", "jsonl", "csv")}
-FORMATS["check"] = FORMATS["arrange"] = ("table", "json")
+FORMATS["check"] = FORMATS["arrange"] = FORMATS["stats"] = ("table", "json")
 
 RANKS = "23456789TJQKA"
 SUITS = "shdc"
@@ -914,6 +914,10 @@ OPTIONS = {
     "session": ["--rules", "--spade-bonus", "--stake", "--pair-stake", "--buy-in", "--race", "--totals",
                 "--skip-invalid", "--format", "--style", "--explain"],
     "add": ["--rules", "--surrender", "--waive", "--new-player"],
+    "stats": ["--rules", "--spade-bonus", "--stake", "--pair-stake", "--buy-in", "--skip-invalid", "--format", "--style"],
+    "undo": [],
+    "remove": [],
+    "replace": ["--surrender", "--waive", "--new-player"],
     "arrange": ["--rules", "--spade-bonus", "--top", "--simulate", "--format"],
     "rules show": [],
     "rules": [],
@@ -1108,6 +1112,52 @@ def gen_add(rng: random.Random) -> Case:
     groups += _player_options(rng, players, ("--surrender", "--waive", "--new-player"))
     args = ["add", *_shuffle_groups(rng, groups), target, *hands]
     return Case("add", args, files, stdin)
+
+
+def _session_file(rng: random.Random, files: dict) -> tuple[str, list[str]]:
+    """A session file (sometimes mutated) in the case's folder, and its players."""
+    target = rng.choice(["night.txt"] * 8 + ["missing.txt", "-", "sub/night.txt"])
+    text, names = random_session_text(rng, files)
+    if rng.random() < 0.2:
+        text = mutate_text(rng, text, for_file=True)
+    if target != "missing.txt":
+        files[target] = encode(rng, text)
+    return target, names
+
+
+def gen_stats(rng: random.Random) -> Case:
+    files: dict[str, object] = {}
+    target, names = _session_file(rng, files)
+    stdin = files.pop("-", None)
+    groups: list[list[str]] = [[target]]
+    if rng.random() < 0.3:
+        groups.append(_rules_args(rng, files, chance=1.0))
+    groups.append(_stake_options(rng, names) if rng.random() < 0.3 else [])
+    groups += _format_args(rng, "stats", explain=False)
+    return Case("stats", ["stats", *_shuffle_groups(rng, groups)], files, stdin)
+
+
+def gen_undo(rng: random.Random) -> Case:
+    files: dict[str, object] = {}
+    target, _ = _session_file(rng, files)
+    return Case("undo", ["undo", target], files)
+
+
+def gen_remove(rng: random.Random) -> Case:
+    files: dict[str, object] = {}
+    target, _ = _session_file(rng, files)
+    number = rng.choice(["1", "2", "3", "0", "-1", "9", "x", "1.5", "٣", ""])
+    return Case("remove", ["remove", target, number], files)
+
+
+def gen_replace(rng: random.Random) -> Case:
+    files: dict[str, object] = {}
+    target, names = _session_file(rng, files)
+    number = rng.choice(["1", "2", "3", "0", "9", "x"])
+    entries = random_entries(rng, names or random_names(rng, 2), markers=rng.random() < 0.2)
+    hands = [f"{name}={hand}" for name, hand in entries]
+    groups = _player_options(rng, names, ("--surrender", "--waive", "--new-player"))
+    return Case("replace", ["replace", *_shuffle_groups(rng, groups), target, number, *hands], files)
 
 
 def gen_arrange(rng: random.Random) -> Case:
@@ -1338,12 +1388,19 @@ GENERATORS = {
     "check": gen_check,
     "session": gen_session,
     "add": gen_add,
+    "stats": gen_stats,
+    "undo": gen_undo,
+    "remove": gen_remove,
+    "replace": gen_replace,
     "arrange": gen_arrange,
     "rules show": gen_rules_show,
     "rules": gen_rules,
     "junk": gen_junk,
 }
-WEIGHTS = {"score": 30, "check": 14, "session": 20, "add": 12, "arrange": 7, "rules show": 10, "rules": 1, "junk": 6}
+WEIGHTS = {
+    "score": 30, "check": 14, "session": 20, "stats": 5, "add": 12, "undo": 4, "remove": 4, "replace": 4,
+    "arrange": 7, "rules show": 10, "rules": 1, "junk": 6,
+}  # fmt: skip
 
 
 def generate_for(command: str, rng: random.Random, mutate: float = 0.55) -> Case:
@@ -1386,9 +1443,9 @@ def case_rng(seed: int, index: int) -> random.Random:
 
 
 def make_safe(case: Case) -> Case:
-    """``add`` writes its target: keep every argument of an ``add`` input inside the
+    """``add``, ``undo``, ``remove`` and ``replace`` write their target: keep every argument inside the
     case's folder (no absolute paths, no ``..``, no ``~``)."""
-    if "add" in case.args:
+    if {"add", "undo", "remove", "replace"} & set(case.args[:1]):
         safe = []
         for arg in case.args:
             arg = arg.replace("..", "._")
