@@ -81,7 +81,9 @@ def totals_data(ledger: Ledger) -> dict[str, object]:
     return data
 
 
-def _deal_notes(result: DealResult) -> str:
+def deal_notes(result: DealResult) -> str:
+    """What a deal's table line notes beside the units (fouls, naturals, surrenders,
+    Fantasyland, the banker, stake changes, cuts, race points)."""
     from cpscore.formatting import cut_text, cuts, splits
 
     settlement = result.settlement
@@ -137,7 +139,7 @@ class DealLines:
             text
             + f"{result.number:>4}  {result.line:>4}  "
             + "  ".join(cells)
-            + f"  {_deal_notes(result)}".rstrip()
+            + f"  {deal_notes(result)}".rstrip()
             + "\n"
         )
 

@@ -171,3 +171,26 @@ def test_crlf_files_stay_crlf(tmp_path):
     path.write_bytes(f"Amy: {AMY}\r\nBob: {BOB}\r\n".encode())
     assert run("add", str(path), *HANDS).exit_code == 0
     assert path.read_bytes() == f"Amy: {AMY}\r\nBob: {BOB}\r\n\r\nAmy: {AMY}\r\nBob: {BOB}\r\n".encode()
+
+
+def test_add_says_what_happened_beside_the_units(tmp_path):
+    """A foul and Fantasyland (Amy played this deal in it: her KK of deal 1), as the session table notes them."""
+    from click.testing import CliRunner
+
+    from cpscore.cli import main
+
+    night = tmp_path / "night.txt"
+    night.write_text(
+        "@rules ofc\n\nAmy: Ks Kd 4c / 9h 9c 5d 5s 2c / Ah Ad Ac 7s 7d\nBob: Qs Jd 3c / Th Tc 8d 8s 3d / Kh Qh Jh 8h 2h\n"
+    )
+    result = CliRunner().invoke(
+        main,
+        [
+            "add",
+            str(night),
+            "Amy=Qh Qd 2c / Kh Kd Kc 3h 3d / 9s 9h 9d 9c 4h",
+            "Bob=Qs Qc 3c / Jc Td 8d 6s 5c / Ac 7h 5h 6d 2d",
+        ],
+    )
+    assert result.exit_code == 0, result.output
+    assert result.stdout == (f"added deal 2 (line 6) to {night}: Amy +35, Bob -35 (Amy FL stays (13); Bob FOUL)\n")

@@ -458,10 +458,10 @@ def test_add_settles_as_the_session_will(tmp_path):
     hands = [f"Ann={AMY}", f"Ben={BOB}", f"Cat={CY}"]
     added = cli("add", str(night), *hands)
     assert added.exit_code == 0, added.output
-    assert added.stdout.endswith("Ann +6, Ben +1, Cat -7\n")  # Cat banks: scooped by Ann, beaten by Ben
+    assert added.stdout.endswith("Ann +6, Ben +1, Cat -7 (Cat banks)\n")  # scooped by Ann, beaten by Ben
     # A '; banker' marker is written with the deal, so that the session reads it back the same.
     marked = cli("add", str(night), hands[0], hands[1] + " ; banker", hands[2])
-    assert marked.exit_code == 0 and marked.stdout.endswith("Ann +1, Ben 0, Cat -1\n")
+    assert marked.exit_code == 0 and marked.stdout.endswith("Ann +1, Ben 0, Cat -1 (Ben banks)\n")
     assert night.read_text().endswith(f"Ben: {BOB} ; banker\nCat: {CY}\n")
     session = json.loads(cli("session", "--totals", "--format", "json", str(night)).stdout)
     assert {row["name"]: row["units"] for row in session["totals"]} == {

@@ -69,6 +69,14 @@ def add(target, hands, rules_text, surrender, waive, new_player) -> None:
     assert append.settlement is not None  # the append was made
     summary = ", ".join(f"{owner.name} {signed(owner.units)}" for owner in append.settlement.owners)
     report = f"added deal {append.number} (line {append.line}) to {target}: {summary}"
+    from cpscore.session import DealResult
+    from cpscore.session_views import deal_notes
+
+    # What else happened, as the session table notes it: fouls, naturals, a surrender,
+    # Fantasyland next, the banker, cuts.
+    notes = deal_notes(DealResult(append.number, append.line, append.settlement, {}, None))
+    if notes:
+        report += f" ({notes})"
     try:
         click.echo(report)
     except OSError as error:  # the deal is in the file: say so, so that nobody adds it again
