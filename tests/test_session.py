@@ -346,10 +346,10 @@ def test_header_errors_name_the_header(tmp_path):
 def test_add_builds_a_session_deal_by_deal(tmp_path):
     path = tmp_path / "night.txt"
     assert ok("add", str(path), "--rules", "ofc", f"Amy={AMY}", f"Bob={BOB}", f"Cy={CY}") == (
-        f"added deal 1 (line 3) to {path}: Amy +29, Bob -8, Cy -21\n"
+        f"added deal 1 (line 3) to {path}: Amy +29, Bob -8, Cy -21 (Amy FL next (13))\n"
     )
     assert ok("add", str(path), input=f"Amy: {ANN}\nBob: {BEN}\nCy: {CAT}\n") == (
-        f"added deal 2 (line 7) to {path}: Amy +60, Bob -26, Cy -34\n"
+        f"added deal 2 (line 7) to {path}: Amy +60, Bob -26, Cy -34 (Amy FL stays (13))\n"
     )
     ok(
         "add",
