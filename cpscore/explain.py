@@ -626,12 +626,16 @@ def _who_pays(a: str, b: str, amount: Amount, verb: str = "pays") -> str:
     return f"{payer} {verb} {payee} {number(amount if amount > 0 else -amount)}"
 
 
-def explain(settlement: Settlement) -> str:
-    """The reasoning for every pair of a deal."""
+def explain(settlement: Settlement, only: frozenset[str] | None = None) -> str:
+    """The reasoning for every pair of a deal, or only for the pairs of the two
+    players in ``only`` (their hands, in criss-cross); "" when they do not meet."""
     found_cuts = cuts(settlement)
     by_hitter = splits(settlement)
+    owner = {player.name: player.seat.owner for player in settlement.players}
     texts = []
     for index, pair in enumerate(settlement.pairs):
+        if only is not None and frozenset((owner[pair.a], owner[pair.b])) != only:
+            continue
         split = by_hitter.get(pair.a) or by_hitter.get(pair.b)
         texts.append(explain_pair(pair, settlement, found_cuts.get(index), split))
     return "\n".join(texts)

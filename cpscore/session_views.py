@@ -419,7 +419,7 @@ def session_table(
     source: str,
     style: str = DEFAULT_STYLE,
     show_money: bool = False,
-    explain: bool = False,
+    explain: object = None,
 ) -> Iterator[str]:
     """A line per deal as it arrives (with ``explain``, followed by the
     reasoning for each pair), then the totals and transfers."""
@@ -432,7 +432,10 @@ def session_table(
         if explain:
             from cpscore.explain import explain as reasons
 
-            text = reasons(result.settlement).rstrip("\n")
+            only = None if explain == "*" else explain  # every pair, or one pair's
+            text = reasons(result.settlement, only).rstrip("\n")  # type: ignore[arg-type]
+            if not text:
+                continue  # the pair does not meet in this deal
             yield "\n".join("      " + line if line else "" for line in text.split("\n")) + "\n\n"
             lines.columns = []  # repeat the header after the explanation
     yield title + "\n" + render_totals(ledger, style, show_money)

@@ -122,3 +122,43 @@ def test_a_file_given_twice_is_refused(tmp_path):
     (tmp_path / "a.txt").write_text(f"Amy: {AMY}\nBob: {BOB}\n")
     result = cli("session", str(tmp_path / "a.txt"), str(tmp_path / "a.txt"))
     assert result.exit_code == 2 and "is given twice: its deals would count twice" in result.stderr
+
+
+def test_explain_one_pair_and_show_some_deals(tmp_path):
+    # examples/session.txt: three deals; only Amy against Cy is explained, only deal 2 shown.
+    from pathlib import Path
+
+    session = str(Path(__file__).parent.parent / "examples" / "session.txt")
+    result = cli("session", "--explain-pair", "Cy:Amy", "--deal", "2", session)
+    assert result.exit_code == 0, result.output
+    assert "      Amy against Cy (ofc):\n" in result.stdout
+    assert "against Bob" not in result.stdout and "Bob against" not in result.stdout
+    assert (
+        "\n   2    10  " in result.stdout
+        and "\n   1     6  " not in result.stdout
+        and "\n   3    14" not in result.stdout
+    )
+    assert "Totals after 3 deals:" in result.stdout  # the totals stay the whole night's
+    score = cli("score", "--explain-pair", "Ann:Ben", str(Path(session).parent / "three-players.txt"))
+    assert "Ann against Ben (2-4):" in score.stdout and "Cat" not in score.stdout.split("Why, pair by pair:")[1]
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (
+            ("session", "--explain-pair", "Amy:Zed"),
+            "Error: --explain names 'Zed', who does not play (players: Amy, Bob, Cy)",
+        ),
+        (("session", "--explain-pair", "Amy"), "'Amy' is not A:B, two players (for example Amy:Bob)"),
+        (("session", "--deal", "9"), "Error: --deal 9: stdin has 2 deals"),
+        (("session", "--deal", "x"), "'x' is not N or N-M, deal numbers such as 3 or 2-5"),
+        (("session", "--deal", "0"), "'0': deals are numbered from 1, the first number first"),
+        (("session", "--deal", "1", "--totals"), "has no effect with --totals, which prints no deal"),
+    ],
+    ids=["stranger", "one-name", "past-the-end", "not-a-number", "zero", "with-totals"],
+)
+def test_focus_errors(args, message):
+    result = cli(*args, "-", input=NIGHT)
+    assert result.exit_code == 2 and result.stdout == ""
+    assert message in result.stderr, result.stderr

@@ -106,12 +106,38 @@ def _format_option(formats: tuple[str, ...]):
 
 
 def _explain_option(function):
+    """``--explain`` (every pair) and ``--explain-pair A:B`` (one pair), as one
+    value: None (no explanation), ``"*"`` or the two players.  (An option whose
+    value is optional would take the file after it as the pair.)"""
+    function = click.option(
+        "--explain-pair",
+        "explain_pair",
+        metavar="A:B",
+        callback=_load_explain,
+        help="Explain only the pair of A and B.",
+    )(function)
     return click.option(
         "--explain", is_flag=True, help="Explain every unit, pair by pair: rows, fouls, royalties, bonus, arithmetic."
     )(function)
 
 
-def _check_explain(explain: bool, fmt: str) -> None:
+def _explained(explain: bool, pair):
+    """None (no explanation), ``"*"`` (every pair) or the pair's two players."""
+    return pair if pair is not None else "*" if explain else None
+
+
+def _load_explain(ctx: click.Context, param: click.Parameter, value: str | None):
+    """None (no explanation), ``"*"`` (every pair) or the two players of one pair."""
+    if value is None or value == "*":
+        return value
+    a, colon, b = value.partition(":")
+    a, b = a.strip(), b.strip()
+    if not (colon and a and b) or a == b:
+        raise click.BadParameter(f"{shown(value)} is not A:B, two players (for example Amy:Bob)")
+    return frozenset((a, b))
+
+
+def _check_explain(explain, fmt: str) -> None:
     if explain and fmt != "table":
         raise click.BadParameter(
             "--explain goes with the table format; the JSON already carries the same facts", param_hint="'--explain'"

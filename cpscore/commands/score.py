@@ -15,6 +15,7 @@ from cpscore.commands._options import (
     _check_style,
     _colour,
     _explain_option,
+    _explained,
     _format_option,
     _help_option,
     _player_option,
@@ -47,7 +48,20 @@ FORMATS = ("table", "json", "csv")
 @_style_option
 @_explain_option
 def score(
-    inputs, rules, spade_bonus, stake, pair_stakes, surrender, waive, fantasyland, banker, buy_in, fmt, style, explain
+    inputs,
+    rules,
+    spade_bonus,
+    stake,
+    pair_stakes,
+    surrender,
+    waive,
+    fantasyland,
+    banker,
+    buy_in,
+    fmt,
+    style,
+    explain,
+    explain_pair,
 ) -> None:
     """Settle one deal: every player against every other.
 
@@ -67,6 +81,7 @@ def score(
     from cpscore.errors import CpscoreError
     from cpscore.scoring import Standing, settle
 
+    explain = _explained(explain, explain_pair)
     rules = _apply_flags(rules, spade_bonus)
     _check_buy_in(rules, buy_in)
     _check_explain(explain, fmt)
@@ -111,10 +126,21 @@ def score(
             pair_stakes_given=bool(pair_stakes),
         )
         if explain:
+            from cpscore.deal import named_player
             from cpscore.explain import explain as reasons
 
-            text += "\nWhy, pair by pair:\n\n" + reasons(result)
+            only = None
+            if explain != "*":  # one pair: both must play
+                try:
+                    only = frozenset(named_player(name, result_owners(result), "--explain") for name in explain)
+                except CpscoreError as error:
+                    raise InputError(str(error)) from None
+            text += "\nWhy, pair by pair:\n\n" + reasons(result, only)
     click.echo(text, nl=False)
+
+
+def result_owners(result) -> list[str]:
+    return [owner.name for owner in result.owners]
 
 
 command = score

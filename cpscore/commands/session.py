@@ -20,6 +20,7 @@ from cpscore.commands._options import (
     _check_pair_players,
     _check_style,
     _explain_option,
+    _explained,
     _format_option,
     _help_option,
     _load_buy_in,
@@ -90,6 +91,19 @@ def _session_settings(source_path: str | None, header, rules_option, stake, pair
     return rules, stake, pair_stakes, places, buy_in
 
 
+def _load_deal_range(ctx: click.Context, param: click.Parameter, value: str | None):
+    """``--deal N`` or ``--deal N-M``: the first and last deal shown."""
+    if value is None:
+        return None
+    first, dash, last = value.partition("-")
+    if not (first.isascii() and first.isdigit() and (not dash or (last.isascii() and last.isdigit()))):
+        raise click.BadParameter(f"{shown(value)} is not N or N-M, deal numbers such as 3 or 2-5")
+    low, high = int(first), int(last) if dash else int(first)
+    if low < 1 or high < low:
+        raise click.BadParameter(f"{shown(value)}: deals are numbered from 1, the first number first")
+    return low, high
+
+
 def _load_rules_or_none(ctx: click.Context, param: click.Parameter, value: str | None):
     return None if value is None else _load_rules(ctx, param, value)
 
@@ -150,11 +164,31 @@ def _opened(source: str):
 @click.option("--race", type=click.IntRange(min=1), metavar="POINTS", help="Also play the race to POINTS (e.g. 11).")
 @click.option("--totals", "totals_only", is_flag=True, help="Print only the totals and the transfers.")
 @click.option("--skip-invalid", is_flag=True, help="Skip invalid deals (and say which) instead of stopping.")
+@click.option(
+    "--deal",
+    "shown_deals",
+    metavar="N|N-M",
+    callback=_load_deal_range,
+    help="Show only deal N, or deals N to M (the totals stay the whole night's).",
+)
 @_format_option(SESSION_FORMATS)
 @_style_option
 @_explain_option
 def session(
-    sources, rules, spade_bonus, stake, pair_stakes, buy_in, race, totals_only, skip_invalid, fmt, style, explain
+    sources,
+    rules,
+    spade_bonus,
+    stake,
+    pair_stakes,
+    buy_in,
+    race,
+    totals_only,
+    skip_invalid,
+    shown_deals,
+    fmt,
+    style,
+    explain,
+    explain_pair,
 ) -> None:
     """Settle a whole session: every deal, running totals, and who pays whom.
 
@@ -167,12 +201,14 @@ def session(
     night is checked before anything is printed; '-' reads stdin (kept in a
     temporary file while it is checked).
     """
+    from cpscore.deal import named_player
     from cpscore.errors import CpscoreError
     from cpscore.session import Ledger, Spool, continued, header_rules, read_session
     from cpscore.textio import read_lines
 
     gc.enable()  # a session may be long: normal collection from here on
 
+    explain = _explained(explain, explain_pair)
     _check_explain(explain, fmt)
     if explain and totals_only:
         raise click.BadParameter("has no effect with --totals, which prints no deal", param_hint="'--explain'")
@@ -183,6 +219,10 @@ def session(
             what = "'-' (stdin)" if source == "-" else shown(source, 60)
             raise click.BadParameter(f"{what} is given twice: its deals would count twice", param_hint="FILE")
     several = len(sources) > 1
+    if shown_deals is not None and several:
+        raise click.BadParameter("goes with one file: deal numbers start again in each file", param_hint="'--deal'")
+    if shown_deals is not None and totals_only:
+        raise click.BadParameter("has no effect with --totals, which prints no deal", param_hint="'--deal'")
 
     def start(lines, source, name):
         try:
@@ -301,7 +341,17 @@ def session(
             if spool is None:
                 _print_totals(ledger, fmt, style, money)
                 return
+            if explain not in (None, "*"):  # one pair: both must play in the night
+                try:
+                    explain = frozenset(named_player(name, ledger.players(), "--explain") for name in explain)
+                except CpscoreError as error:
+                    raise _InvalidDeals([str(error)]) from None
             results = spool.results(ledger.rules, ledger.stake)
+            if shown_deals is not None:
+                first, last = shown_deals
+                if first > ledger.deals:
+                    raise _InvalidDeals([f"--deal {first}: {names[0]} has {ledger.deals} deals"])
+                results = (result for result in results if first <= result.number <= last)
             _print_session(ledger, results, fmt, style, money, totals_only, ", ".join(names), explain)
     except _InvalidDeals as invalid:
         for problem in invalid.problems:
@@ -332,7 +382,7 @@ def _print_totals(ledger, fmt: str, style: str, money: bool) -> None:
 
 
 def _print_session(
-    ledger, results, fmt: str, style: str, money: bool, totals_only: bool, name: str, explain: bool = False
+    ledger, results, fmt: str, style: str, money: bool, totals_only: bool, name: str, explain: object = None
 ) -> None:
     """Stream the deals in the chosen format, then the totals."""
     from cpscore import session_views
