@@ -91,6 +91,66 @@ def _session_settings(source_path: str | None, header, rules_option, stake, pair
     return rules, stake, pair_stakes, places, buy_in
 
 
+def _start_night(lines, source, name, rules, stake, pair_stakes, spade_bonus, buy_in, race=None):
+    """The ledger of a night from its first file's header and the command line
+    (which wins), the deals to come, whether money is to be shown, and where
+    each pair stake was given.  ``session`` and ``stats`` start alike."""
+    from cpscore.errors import CpscoreError
+    from cpscore.session import Ledger, read_session
+
+    try:
+        header, deals = read_session(lines, name)
+        settings = _session_settings(
+            None if source == "-" else source, header, rules, stake, pair_stakes, spade_bonus, buy_in
+        )
+        chosen_rules, chosen_stake, chosen_pairs, places, chosen_buy_in = settings
+        # A stake given on the command line replaces the file's, its lines between deals too.
+        fixed = {"stake"} if stake is not None else set()
+        fixed |= {"pair-stake"} if pair_stakes else set()
+        ledger = Ledger(
+            chosen_rules, 1 if chosen_stake is None else chosen_stake, chosen_pairs, race, chosen_buy_in, fixed
+        )
+    except CpscoreError as error:
+        raise InputError(str(error)) from None
+    # A cap or a stack can cut what is paid: the money is then not the units.
+    cuts = chosen_rules.cap is not None or bool(chosen_rules.table_stakes)
+    return ledger, deals, chosen_stake is not None or bool(chosen_pairs) or cuts, places
+
+
+def _take_deals(ledger, deals, source, name, skip_invalid, keep) -> None:
+    """Settle every deal into the ledger, once, and hand each on to ``keep(text,
+    deal, outcome)``; invalid ones are collected (all reported at the end), or
+    skipped with ``skip_invalid``.  ``session`` and ``stats`` read alike."""
+    from cpscore.errors import CpscoreError
+
+    problems: list[str] = []
+    iterator = iter(deals)
+    while True:
+        try:
+            text = next(iterator)
+        except StopIteration:
+            break
+        except CpscoreError as error:  # a line that cannot be read: nothing after it can be
+            raise _InvalidDeals([*problems, str(error)]) from None
+        except OSError as error:
+            raise EnvironmentError_(
+                f"cannot read {name if source == '-' else shown(name, 60)}: {error.strerror or error}"
+            ) from None
+        try:
+            deal, outcome = ledger.take(text, name)
+        except CpscoreError as error:
+            problems.append(str(error))
+            if skip_invalid:
+                _warn(str(error), prefix="skipped: ")
+        else:
+            keep(text, deal, outcome)
+        for warning in ledger.warnings:
+            _warn(warning)
+        ledger.warnings.clear()
+    if problems and not skip_invalid:
+        raise _InvalidDeals(problems)
+
+
 def _load_deal_range(ctx: click.Context, param: click.Parameter, value: str | None):
     """``--deal N`` or ``--deal N-M``: the first and last deal shown."""
     if value is None:
@@ -203,7 +263,7 @@ def session(
     """
     from cpscore.deal import named_player
     from cpscore.errors import CpscoreError
-    from cpscore.session import Ledger, Spool, continued, header_rules, read_session
+    from cpscore.session import Spool, continued, header_rules, read_session
     from cpscore.textio import read_lines
 
     gc.enable()  # a session may be long: normal collection from here on
@@ -225,23 +285,7 @@ def session(
         raise click.BadParameter("has no effect with --totals, which prints no deal", param_hint="'--deal'")
 
     def start(lines, source, name):
-        try:
-            header, deals = read_session(lines, name)
-            settings = _session_settings(
-                None if source == "-" else source, header, rules, stake, pair_stakes, spade_bonus, buy_in
-            )
-            chosen_rules, chosen_stake, chosen_pairs, places, chosen_buy_in = settings
-            # A stake given on the command line replaces the file's, its lines between deals too.
-            fixed = {"stake"} if stake is not None else set()
-            fixed |= {"pair-stake"} if pair_stakes else set()
-            ledger = Ledger(
-                chosen_rules, 1 if chosen_stake is None else chosen_stake, chosen_pairs, race, chosen_buy_in, fixed
-            )
-        except CpscoreError as error:
-            raise InputError(str(error)) from None
-        # A cap or a stack can cut what is paid: the money is then not the units.
-        cuts = chosen_rules.cap is not None or bool(chosen_rules.table_stakes)
-        return ledger, deals, chosen_stake is not None or bool(chosen_pairs) or cuts, places
+        return _start_night(lines, source, name, rules, stake, pair_stakes, spade_bonus, buy_in, race)
 
     def more(lines, source, name, ledger, first):
         """The deals of a file that continues the night: its header's rules and
@@ -272,40 +316,18 @@ def session(
         return continued(header, deals, name)
 
     def each_deal(ledger, deals, spool, source, name) -> None:
-        """Settle every deal into the ledger (and the spool, which keeps them
-        for printing); invalid ones are collected, or skipped with --skip-invalid."""
-        problems: list[str] = []
-        iterator = iter(deals)
-        while True:
-            try:
-                text = next(iterator)
-            except StopIteration:
-                break
-            except CpscoreError as error:  # a line that cannot be read: nothing after it can be
-                raise _InvalidDeals([*problems, str(error)]) from None
-            except OSError as error:
-                raise EnvironmentError_(
-                    f"cannot read {name if source == '-' else shown(name, 60)}: {error.strerror or error}"
-                ) from None
-            try:
-                deal, outcome = ledger.take(text, name)
-            except CpscoreError as error:
-                problems.append(str(error))
-                if skip_invalid:
-                    _warn(str(error), prefix="skipped: ")
-            else:
-                if spool is not None:
-                    try:
-                        spool.put(text, deal, outcome, ledger, name if several else "")
-                    except OSError as error:
-                        raise EnvironmentError_(
-                            f"cannot keep the settled deals in a temporary file: {error.strerror or error}"
-                        ) from None
-            for warning in ledger.warnings:
-                _warn(warning)
-            ledger.warnings.clear()
-        if problems and not skip_invalid:
-            raise _InvalidDeals(problems)
+        """Settle every deal into the ledger and keep it in the spool for printing."""
+
+        def keep(text, deal, outcome) -> None:
+            if spool is not None:
+                try:
+                    spool.put(text, deal, outcome, ledger, name if several else "")
+                except OSError as error:
+                    raise EnvironmentError_(
+                        f"cannot keep the settled deals in a temporary file: {error.strerror or error}"
+                    ) from None
+
+        _take_deals(ledger, deals, source, name, skip_invalid, keep)
 
     try:
         with contextlib.ExitStack() as cleanup:

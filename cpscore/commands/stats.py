@@ -9,8 +9,6 @@ import sys
 import click
 
 from cpscore.commands._options import (
-    EnvironmentError_,
-    InputError,
     _buy_in_option,
     _check_pair_players,
     _check_style,
@@ -27,10 +25,10 @@ from cpscore.commands.session import (
     _load_rules_or_none,
     _opened,
     _regular_size,
-    _session_settings,
+    _start_night,
+    _take_deals,
     _with_progress,
 )
-from cpscore.errors import shown
 
 #: Where ``cpscore --help`` lists the command: after ``session``.
 ORDER = 35
@@ -69,7 +67,6 @@ def stats(source, rules, spade_bonus, stake, pair_stakes, buy_in, skip_invalid, 
     anything is printed.
     """
     from cpscore.errors import CpscoreError
-    from cpscore.session import Ledger, read_session
     from cpscore.stats import Stats
     from cpscore.textio import read_lines
 
@@ -80,52 +77,12 @@ def stats(source, rules, spade_bonus, stake, pair_stakes, buy_in, skip_invalid, 
     tally = Stats()
 
     def start(lines):
-        try:
-            header, deals = read_session(lines, name)
-            settings = _session_settings(
-                None if source == "-" else source, header, rules, stake, pair_stakes, spade_bonus, buy_in
-            )
-            chosen_rules, chosen_stake, chosen_pairs, places, chosen_buy_in = settings
-            # A stake given on the command line replaces the file's, its lines between deals too.
-            fixed = {"stake"} if stake is not None else set()
-            fixed |= {"pair-stake"} if pair_stakes else set()
-            ledger = Ledger(
-                chosen_rules, 1 if chosen_stake is None else chosen_stake, chosen_pairs, None, chosen_buy_in, fixed
-            )
-        except CpscoreError as error:
-            raise InputError(str(error)) from None
-        cuts = chosen_rules.cap is not None or bool(chosen_rules.table_stakes)
-        return ledger, deals, chosen_stake is not None or bool(chosen_pairs) or cuts, places
+        return _start_night(lines, source, name, rules, stake, pair_stakes, spade_bonus, buy_in)
 
     def each_deal(ledger, deals) -> None:
-        """Settle every deal into the ledger, once, and count it; invalid ones
-        are collected, or skipped with --skip-invalid (as ``session`` does)."""
-        problems: list[str] = []
-        iterator = iter(deals)
-        while True:
-            try:
-                text = next(iterator)
-            except StopIteration:
-                break
-            except CpscoreError as error:  # a line that cannot be read: nothing after it can be
-                raise _InvalidDeals([*problems, str(error)]) from None
-            except OSError as error:
-                raise EnvironmentError_(
-                    f"cannot read {name if source == '-' else shown(name, 60)}: {error.strerror or error}"
-                ) from None
-            try:
-                deal, outcome = ledger.take(text, name)
-            except CpscoreError as error:
-                problems.append(str(error))
-                if skip_invalid:
-                    _warn(str(error), prefix="skipped: ")
-            else:
-                tally.add(text.number, deal, outcome)
-            for warning in ledger.warnings:
-                _warn(warning)
-            ledger.warnings.clear()
-        if problems and not skip_invalid:
-            raise _InvalidDeals(problems)
+        _take_deals(
+            ledger, deals, source, name, skip_invalid, lambda text, deal, outcome: tally.add(text.number, deal, outcome)
+        )
 
     try:
         with _opened(source) as file:
