@@ -288,10 +288,9 @@ class Replacement(_Edit):
         """The new deal, checked against the file's rules and the players of its
         other deals (as :class:`cpscore.session.Append` checks one), the rules,
         and the warnings."""
-        from cpscore.deal import Names, build_deal, look_alike, named_player, owner
-        from cpscore.errors import shown
+        from cpscore.deal import Names, build_deal, owner
         from cpscore.rules import get_rules
-        from cpscore.session import header_rules, refuse_fantasyland_markers
+        from cpscore.session import check_players, header_rules, refuse_fantasyland_markers
 
         target = self.target
         known = Names()
@@ -302,20 +301,7 @@ class Replacement(_Edit):
         here = {entry.name for entry in deals[index].entries}  # the replaced deal's players may stay
         rules = header_rules(header, target) or get_rules("2-4")
         refuse_fantasyland_markers(self.entries)
-        names = [entry.name for entry in self.entries]
-        joining = dict.fromkeys(named_player(name, names, "--new-player") for name in self.new_player)
-        warnings = [f"--new-player {name}: {name} has played in {target} already" for name in joining if name in known]
-        for entry in self.entries:
-            player = owner(entry.name)
-            if others and player not in known:
-                spelt = known.alike(player)  # another spelling of a player: refused, even with --new-player
-                if spelt is not None:
-                    raise DealError(look_alike(player, entry.where or "the new deal", *spelt))
-                if not {entry.name, player} & {*joining, *here}:
-                    raise DealError(
-                        f"{shown(entry.name)} has not played in {target} (players: {', '.join(known.names())}); "
-                        f"check the name, or pass --new-player {shown(entry.name)}"
-                    )
+        warnings = check_players(self.entries, known, self.new_player, target, bool(others), here)
         return build_deal(self.entries, rules, self.surrender, self.waive), rules, warnings
 
     def _check(self, new: str, header: Header, deals: list[DealText], index: int, deal: Deal) -> int:

@@ -813,6 +813,37 @@ def session_relative(session_path: str, rules_path: str) -> str:
     return os.path.join(os.path.dirname(os.path.realpath(session_path)), rules_path)
 
 
+def check_players(
+    entries: list[Entry],
+    known: Names,
+    new_player: Iterable[str],
+    target: str,
+    played: bool,
+    staying: Collection[str] = (),
+) -> list[str]:
+    """A deal's players against those of the session (``known``; ``played``: the
+    file has deals): a player not seen before is refused unless named in
+    ``new_player`` or in ``staying``; another spelling of a known player is refused
+    even then.  Returns the warnings for a --new-player who has played already."""
+    from cpscore.deal import named_player
+
+    names = [entry.name for entry in entries]
+    joining = dict.fromkeys(named_player(name, names, "--new-player") for name in new_player)
+    warnings = [f"--new-player {name}: {name} has played in {target} already" for name in joining if name in known]
+    for entry in entries:
+        player = owner(entry.name)
+        if played and player not in known:
+            other = known.alike(player)  # another spelling of a player: refused, even with --new-player
+            if other is not None:
+                raise DealError(look_alike(player, entry.where or "the new deal", *other))
+            if not {entry.name, player} & {*joining, *staying}:
+                raise DealError(
+                    f"{shown(entry.name)} has not played in {target} (players: {', '.join(known.names())}); "
+                    f"check the name, or pass --new-player {shown(entry.name)}"
+                )
+    return warnings
+
+
 def _header_buy_in(header: Header, rules: RuleSet) -> Amount | None:
     """The ``@buy-in`` a session's header gives, for table stakes (None: none given)."""
     if header.buy_in is None or not rules.table_stakes:
@@ -890,7 +921,6 @@ class Append:
         self.warnings: list[str] = []
 
     def __call__(self, current: bytes | None) -> bytes:
-        from cpscore.deal import named_player
         from cpscore.rules import get_rules
         from cpscore.textio import decode, split_lines
 
@@ -917,20 +947,7 @@ class Append:
             except DealError as error:
                 raise DealError(f"{error}; fix the session file before adding to it") from None
         refuse_fantasyland_markers(self.entries)
-        names = [entry.name for entry in self.entries]
-        joining = dict.fromkeys(named_player(name, names, "--new-player") for name in self.new_player)
-        warnings = [f"--new-player {name}: {name} has played in {target} already" for name in joining if name in known]
-        for entry in self.entries:
-            player = owner(entry.name)
-            if count and player not in known:
-                other = known.alike(player)  # another spelling of a player: refused, even with --new-player
-                if other is not None:
-                    raise DealError(look_alike(player, entry.where or "the new deal", *other))
-                if entry.name not in joining and player not in joining:
-                    raise DealError(
-                        f"{shown(entry.name)} has not played in {target} (players: {', '.join(known.names())}); "
-                        f"check the name, or pass --new-player {shown(entry.name)}"
-                    )
+        warnings = check_players(self.entries, known, self.new_player, target, bool(count))
         deal = build_deal(self.entries, rules, self.surrender, self.waive)
         if ledger.over is not None:
             raise DealError(f"{target}: {ledger.over}; the deal was not added")
