@@ -94,16 +94,18 @@ def replace_deal(
     waive: Iterable[str] = (),
     new_player: Iterable[str] = (),
     *,
+    hands: Iterable[str] | None = None,
     lock_timeout: float = 30.0,
 ) -> Replacement:
     """Replace deal ``number`` of the session file ``path`` with the deal of
-    ``entries``, checked as ``add`` checks a deal; locked and atomic.  Returns
+    ``entries`` (or of ``hands``, in the order of the seats the session names
+    for that deal), checked as ``add`` checks a deal; locked and atomic.  Returns
     the :class:`Replacement`, which holds the old lines, the new ones and the
     new deal's settlement."""
     from cpscore.safefile import rewrite
 
     _exists(path, "replace")
-    replacement = Replacement(path, number, entries, surrender, waive, new_player)
+    replacement = Replacement(path, number, entries, surrender, waive, new_player, hands)
     rewrite(path, replacement, lock_timeout=lock_timeout)
     return replacement
 
@@ -163,7 +165,7 @@ class _Edit:
                     f"cpscore replace {target} {other.number}; the file is unchanged"
                 )
         chosen = deals[index]
-        has_header = header.rules or header.stake or header.pair_stakes or header.buy_in
+        has_header = header.rules or header.stake or header.pair_stakes or header.buy_in or header.players
         if chosen.error and count == 1 and not has_header:
             raise DealError(
                 f"{chosen.error}: {target} does not read as a session (no deal of it reads), "
@@ -173,7 +175,7 @@ class _Edit:
 
     def _check_header(self, header: Header, again: Header) -> None:
         def values(header: Header) -> tuple:
-            return (header.rules, header.stake, header.pair_stakes, header.buy_in)
+            return (header.rules, header.stake, header.pair_stakes, header.buy_in, header.players)
 
         if values(again) != values(header):
             raise self._not_read_back()
@@ -258,9 +260,11 @@ class Replacement(_Edit):
         surrender: Iterable[str] = (),
         waive: Iterable[str] = (),
         new_player: Iterable[str] = (),
+        hands: Iterable[str] | None = None,
     ) -> None:
         super().__init__(target, number)
         self.entries = list(entries)
+        self.hands = None if hands is None else list(hands)  # in seat order, under @players
         self.surrender, self.waive, self.new_player = list(surrender), list(waive), list(new_player)
         self.added: list[str] = []
         self.settlement: Settlement | None = None
@@ -290,9 +294,18 @@ class Replacement(_Edit):
         and the warnings."""
         from cpscore.deal import Names, build_deal, owner
         from cpscore.rules import get_rules
-        from cpscore.session import check_players, header_rules, refuse_fantasyland_markers
+        from cpscore.session import (
+            check_players,
+            header_rules,
+            refuse_fantasyland_markers,
+            seated_entries,
+            seats_before,
+        )
 
         target = self.target
+        # The seats in force for the deal (its own @players line too): the new deal is played in them.
+        seats = seats_before(header, deals[: index + 1])
+        entries = seated_entries(self.entries, self.hands, seats, target)
         known = Names()
         others = [deal for number, deal in enumerate(deals) if number != index]
         for other in others:
@@ -300,9 +313,9 @@ class Replacement(_Edit):
                 known.check(owner(entry.name), entry.where)
         here = {entry.name for entry in deals[index].entries}  # the replaced deal's players may stay
         rules = header_rules(header, target) or get_rules("2-4")
-        refuse_fantasyland_markers(self.entries)
-        warnings = check_players(self.entries, known, self.new_player, target, bool(others), here)
-        return build_deal(self.entries, rules, self.surrender, self.waive), rules, warnings
+        refuse_fantasyland_markers(entries)
+        warnings = check_players(entries, known, self.new_player, target, bool(others), {*here, *(seats or ())})
+        return build_deal(entries, rules, self.surrender, self.waive), rules, warnings
 
     def _check(self, new: str, header: Header, deals: list[DealText], index: int, deal: Deal) -> int:
         """The new text reads back as the old session with the new deal in

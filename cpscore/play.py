@@ -25,7 +25,7 @@ Bob fouls: front pair of queens (Q-Q-3) beats middle jack high (J-T-9-6-5)
 
 from __future__ import annotations
 
-from collections.abc import Callable, Collection, Iterable, Sequence
+from collections.abc import Callable, Collection, Sequence
 
 from cpscore.cards import ROW_NAMES, Card
 from cpscore.deal import Entry, Names, Seat, build_deal, check_name, look_alike, name_key, owner
@@ -34,10 +34,17 @@ from cpscore.hands import Foul
 from cpscore.naturals import Natural
 from cpscore.records import Record
 from cpscore.rules import RuleSet
-from cpscore.session import DealResult, DealText, Header, Ledger, appended, read_session, refuse_fantasyland_markers
+from cpscore.session import (
+    SIT_OUT,
+    DealResult,
+    DealText,
+    Header,
+    Ledger,
+    appended,
+    read_session,
+    refuse_fantasyland_markers,
+)
 
-#: What a seat types to sit the deal out.
-SIT_OUT = "-"
 #: What starts a line that seats a newcomer: ``+Dan``.
 JOIN = "+"
 
@@ -121,32 +128,18 @@ def read_table(target: str, data: bytes | None, start: Callable[[Header], tuple[
     return Table(target, text, ledger, players, count, money)
 
 
-def seat_names(values: Iterable[str]) -> list[str]:
-    """The names ``--players`` gives, in order: each value is names separated
-    by spaces, or by commas when it has one (a name with a space in it).
-
-    >>> seat_names(["Amy Bob", "Cy"]), seat_names(["Ann Lee, Bob"])
-    (['Amy', 'Bob', 'Cy'], ['Ann Lee', 'Bob'])
-    """
-    names = []
-    for value in values:
-        parts = value.split(",") if "," in value else value.split()
-        for part in parts:
-            if part.strip():
-                names.append(check_name(part, "--players"))
-    return names
-
-
 def choose_seats(table: Table, given: Sequence[str]) -> list[str]:
-    """The seats, in order: ``given`` (from ``--players``), else the players
-    of the session's last deal.  A name that is another spelling of one
-    already seated, or of a player of the session, is an error."""
+    """The seats, in order: ``given`` (from ``--players``), else the session's
+    seats (``@players``), else the players of its last deal.  A name that is
+    another spelling of one already seated, or of a player of the session, is
+    an error."""
     seats: list[str] = []
-    if not given and not table.players:
+    named = table.ledger.seats
+    if not given and not table.players and not named:
         raise DealError(
             f"{table.target} has no deal yet: name the seats with --players, for example --players 'Amy Bob Cy'"
         )
-    for name in given or table.players:
+    for name in given or named or table.players:
         seat(seats, name, table.ledger.owners, "--players" if given else "")
     if len({owner(name) for name in seats}) < 2:
         raise DealError("a deal needs at least two players: name them with --players, for example --players 'Amy Bob'")
@@ -321,12 +314,18 @@ def _places(found: Seat) -> list[tuple[str, tuple[Card, ...]]]:
     return [("hand", found.cards)]
 
 
-def preview(table: Table, entries: Sequence[Entry], header: Sequence[str] = ()) -> DealResult:
+def preview(
+    table: Table,
+    entries: Sequence[Entry],
+    header: Sequence[str] = (),
+    changes: Sequence[tuple[str, str, str]] = (),
+) -> DealResult:
     """The deal settled as the session's next deal, as ``cpscore session``
     will read it back (its stakes, Fantasyland, the bank, the stacks); the
-    table's ledger takes it.  ``header``: the lines a new file starts with."""
+    table's ledger takes it.  ``header``: the lines a new file starts with;
+    ``changes``: the lines written before the deal (``(key, value, where)``)."""
     line = appended(table.text, [""] * len(entries), header)[1]
-    return table.ledger.add(DealText(table.number, line, list(entries)), table.target)
+    return table.ledger.add(DealText(table.number, line, list(entries), None, tuple(changes)), table.target)
 
 
 def sits_out_reason(rules: RuleSet) -> str:

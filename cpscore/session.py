@@ -49,9 +49,12 @@ from cpscore.scoring import (
     waive_warnings,
 )
 
-HEADER_KEYS = ("rules", "stake", "pair-stake", "buy-in")
-#: Header lines that may also stand between deals: they change the stake from the next deal on.
-STAKE_KEYS = ("stake", "pair-stake")
+HEADER_KEYS = ("rules", "stake", "pair-stake", "buy-in", "players")
+#: What a seat's hand is, in seat order, when the seat sits the deal out.
+SIT_OUT = "-"
+#: Header lines that may also stand between deals: they change the stake, or the
+#: seats, from the next deal on.
+CHANGE_KEYS = ("stake", "pair-stake", "players")
 
 
 class Header(Record):
@@ -59,7 +62,7 @@ class Header(Record):
     where each was written (``where["stake"]``, and ``pair_where`` for the
     ``@pair-stake`` lines), for errors that name the line."""
 
-    __slots__ = ("rules", "stake", "pair_stakes", "where", "pair_where", "buy_in")
+    __slots__ = ("rules", "stake", "pair_stakes", "where", "pair_where", "buy_in", "players")
 
     def __init__(
         self,
@@ -69,10 +72,12 @@ class Header(Record):
         where: Mapping[str, str] | None = None,
         pair_where: tuple[str, ...] = (),
         buy_in: str | None = None,
+        players: str | None = None,
     ) -> None:
         self.rules = rules
         self.stake = stake
         self.buy_in = buy_in  # table stakes: the money each player brings (docs/rules.md 12)
+        self.players = players  # the seats, in order, as written (``@players Amy Bob Cy``)
         self.pair_stakes = pair_stakes  # "A:B=AMOUNT" texts, as on the command line
         self.where = where or {}
         self.pair_where = pair_where
@@ -125,7 +130,7 @@ def read_session(lines: Iterable[str], source: str) -> tuple[Header, Iterator[De
         if key not in HEADER_KEYS:
             raise DealError(
                 f"{where}: unknown header @{key if len(key) <= 20 else shown(key)} "
-                "(headers: @rules, @stake, @pair-stake, @buy-in)"
+                "(headers: @rules, @stake, @pair-stake, @buy-in, @players)"
             )
         if not value:
             raise DealError(f"{where}: @{key} needs a value")
@@ -138,7 +143,13 @@ def read_session(lines: Iterable[str], source: str) -> tuple[Header, Iterator[De
             values[key] = value
             where_of[key] = where
     header = Header(
-        values.get("rules"), values.get("stake"), tuple(pair_stakes), where_of, tuple(pair_where), values.get("buy-in")
+        values.get("rules"),
+        values.get("stake"),
+        tuple(pair_stakes),
+        where_of,
+        tuple(pair_where),
+        values.get("buy-in"),
+        values.get("players"),
     )
     return header, _deals(first, lines, number, source)
 
@@ -167,17 +178,17 @@ def _deals(first: list[tuple[int, str]], lines: Iterator[str], number: int, sour
             continue  # a comment line neither ends nor starts a deal
         where = f"{source}, line {index}"
         if line.startswith("@") and not entries and error is None:
-            # Between deals: a stake line sets the stake from the next deal on.
+            # Between deals: a stake line sets the stake, a @players line the seats, from the next deal on.
             key, _, value = line[1:].partition(" ")
-            if key in STAKE_KEYS and value.strip():
+            if key in CHANGE_KEYS and value.strip():
                 changes.append((key, value.strip(), where))
                 continue
-            if key in STAKE_KEYS:
+            if key in CHANGE_KEYS:
                 error = f"{where}: @{key} needs a value"
             elif key in HEADER_KEYS:
                 error = f"{where}: @{key} goes at the top of the session, before the first deal"
             else:
-                error = f"{where}: unknown line {shown(line, 40)} between deals (here: @stake, @pair-stake)"
+                error = f"{where}: unknown line {shown(line, 40)} between deals (here: @stake, @pair-stake, @players)"
             start = index
             continue
         if not entries and error is None:
@@ -185,8 +196,10 @@ def _deals(first: list[tuple[int, str]], lines: Iterator[str], number: int, sour
         if error is not None:
             continue  # the deal is already invalid: its first error is the one reported
         if line.startswith("@"):
-            if line[1:].partition(" ")[0] in STAKE_KEYS:
-                error = f"{where}: a stake line goes between two deals, after a blank line, not inside a deal"
+            key = line[1:].partition(" ")[0]
+            if key in CHANGE_KEYS:
+                what = "a @players line" if key == "players" else "a stake line"
+                error = f"{where}: {what} goes between two deals, after a blank line, not inside a deal"
             else:
                 error = f"{where}: header lines go at the top of the session, before the first deal"
             continue
@@ -198,11 +211,12 @@ def _deals(first: list[tuple[int, str]], lines: Iterator[str], number: int, sour
         yield DealText(count + 1, start, entries, error, tuple(changes))
     elif changes:  # a stake line and no deal after it: it would change nothing
         key, value, where = changes[-1]
+        what = "a @players line sets the seats" if key == "players" else "a stake line sets the stake"
         yield DealText(
             count + 1,
             int(where.rsplit(" ", 1)[1]),
             [],
-            f"{where}: @{key} {value} has no deal after it: a stake line sets the stake from the next deal on",
+            f"{where}: @{key} {value if len(value) <= 40 else shown(value, 40)} has no deal after it: {what} from the next deal on",
             (),
         )
 
@@ -234,11 +248,122 @@ def pair_stake(text: str, where: str) -> tuple[frozenset[str], Amount]:
     return frozenset((a, b)), stake_amount(amount, f"{where}: @pair-stake stake for {a[:40]}:{b[:40]}")
 
 
+def seat_names(values: Iterable[str], where: str) -> list[str]:
+    """The names of seats, in order, as ``@players`` and ``--players`` give
+    them: each value is names separated by spaces, or by commas when it has
+    one (a name with a space in it); each is checked as any player name.
+
+    >>> seat_names(["Amy Bob", "Cy"], "--players"), seat_names(["Ann Lee, Bob"], "--players")
+    (['Amy', 'Bob', 'Cy'], ['Ann Lee', 'Bob'])
+    """
+    from cpscore.deal import check_name
+
+    names = []
+    for value in values:
+        parts = value.split(",") if "," in value else value.split()
+        for part in parts:
+            if part.strip():
+                names.append(check_name(part, where))
+    return names
+
+
+def parse_seats(values: Iterable[str], where: str) -> tuple[str, ...]:
+    """The seats a ``@players`` line (or ``--players``) names: two or more
+    players, none twice, none written two ways, none a hand label (``Amy[1]``)."""
+    names = seat_names(values, where)
+    seen = Names()
+    for name in names:
+        if owner(name, where) != name:
+            raise DealError(f"{where}: {shown(name)} is a hand, not a seat: name the player, {owner(name)}")
+        if name in seen:
+            raise DealError(f"{where}: {name} is seated twice")
+        seen.check(name, where)
+    if len(names) < 2:
+        hint = " (separate names with spaces, or with commas when a name has a space)" if names else ""
+        raise DealError(f"{where}: a table seats two players or more{hint}")
+    return tuple(names)
+
+
+def seats_text(seats: Iterable[str]) -> str:
+    """Seats as a ``@players`` line writes them (read back by :func:`seat_names`)."""
+    seats = list(seats)
+    return ", ".join(seats) if any(" " in name for name in seats) else " ".join(seats)
+
+
+def header_seats(header: Header) -> tuple[str, ...] | None:
+    """The seats the session's ``@players`` header names (None: none)."""
+    if header.players is None:
+        return None
+    return parse_seats([header.players], f"{header.where['players']}: @players")
+
+
+def seat_changes(before: tuple[str, ...] | None, after: tuple[str, ...]) -> list[str]:
+    """A change of seats in words, as the session table notes it.
+
+    >>> seat_changes(("Amy", "Bob", "Cy"), ("Amy", "Cy", "Dan"))
+    ['Dan joins', 'Bob leaves']
+    """
+    if before is None:
+        return [f"seats {seats_text(after)} from here"]
+    words = [f"{name} joins" for name in after if name not in before]
+    words += [f"{name} leaves" for name in before if name not in after]
+    if not words and before != after:
+        words.append(f"seats {seats_text(after)} from here")
+    return words
+
+
+def not_seated(entries: Iterable[Entry], seats: Collection[str], where: str = "") -> None:
+    """Under ``@players`` every hand of a deal belongs to a seated player."""
+    for entry in entries:
+        player = owner(entry.name)
+        if player not in seats:
+            place = entry.where or where
+            raise DealError(
+                f"{place + ': ' if place else ''}{shown(entry.name)} is not seated (seats: {seats_text(seats)}); "
+                "a @players line between deals changes the seats (cpscore add --players, --new-player)"
+            )
+
+
+def seated_entries(
+    entries: list[Entry], hands: list[str] | None, seats: tuple[str, ...] | None, target: str
+) -> list[Entry]:
+    """A new deal's entries (``add``, ``replace``): ``hands`` given to the seats
+    in order (``-``: the seat sits out), or ``entries``, whose players must be
+    seated when the session names its seats."""
+    if hands is None:
+        if seats is not None:
+            not_seated(entries, seats, "the new deal")
+        return entries
+    if seats is None:
+        raise DealError(
+            f"{target} names no seats: give them once with --players (for example --players 'Amy Bob Cy'), "
+            "or write each hand as NAME=HAND"
+        )
+    if len(hands) != len(seats):
+        raise DealError(
+            f"{len(hands)} hand{'s' if len(hands) != 1 else ''} for {len(seats)} seats "
+            f"({seats_text(seats)}): give one per seat, in order, '{SIT_OUT}' for a seat that sits out"
+        )
+    return [Entry(name, hand, "") for name, hand in zip(seats, hands) if hand.strip() != SIT_OUT]
+
+
+def seats_before(header: Header, deals: Iterable[DealText]) -> tuple[str, ...] | None:
+    """The seats in force for the deal after ``deals`` (those before it, in
+    order): the ``@players`` header, changed by each ``@players`` line."""
+    seats = header_seats(header)
+    for deal in deals:
+        for key, value, where in deal.changes:
+            if key == "players":
+                seats = parse_seats([value], f"{where}: @players")
+    return seats
+
+
 def continued(header: Header, deals: Iterator[DealText], source: str) -> Iterator[DealText]:
     """The deals of a file that continues a night (``session a.txt b.txt``): its
-    ``@stake`` and ``@pair-stake`` header lines change the stake from its first
-    deal on, as stake lines between deals do."""
-    changes = [("stake", header.stake, header.where["stake"])] if header.stake is not None else []
+    ``@stake``, ``@pair-stake`` and ``@players`` header lines change the stake
+    and the seats from its first deal on, as such lines between deals do."""
+    changes = [("players", header.players, header.where["players"])] if header.players is not None else []
+    changes += [("stake", header.stake, header.where["stake"])] if header.stake is not None else []
     changes += [("pair-stake", text, where) for text, where in zip(header.pair_stakes, header.pair_where)]
     for text in deals:
         if changes:
@@ -283,7 +408,7 @@ class DealResult(Record):
         self.source = source  # the deal's file, when a night is several files (else "")
         self.running = running  # player -> (units, money) so far
         self.race_points = race_points  # player -> points this deal, with --race
-        self.changes = changes  # the stake changes this deal starts with, in words ("stake 20")
+        self.changes = changes  # the stake and seat changes this deal starts with, in words
 
 
 class Spool:
@@ -478,9 +603,13 @@ class Ledger:
         race: int | None = None,
         buy_in: Amount | None = None,
         fixed: Collection[str] = (),
+        seats: tuple[str, ...] | None = None,
     ) -> None:
         self.rules = rules
         self.stake = stake  # in force for the next deal
+        # The seats (``@players``), in force for the next deal: every hand of a deal
+        # belongs to one of them (None: the session names none).
+        self.seats = seats
         self.pair_stakes = pair_stakes or {}
         # "stake" / "pair-stake" when the command line gave them: the file's lines do not count.
         self.fixed: Collection[str] = fixed
@@ -488,7 +617,7 @@ class Ledger:
         self.pair_places: dict[frozenset[str], str] = {}  # where each pair stake between deals was given
         self.restaked = False  # a stake line between deals changed the stake
         self.first_stake = stake  # the stake the night started with
-        self.changed: list[str] = []  # the stake changes the last deal taken started with, in words
+        self.changed: list[str] = []  # the stake and seat changes the last deal taken started with, in words
         # Banker pairing: who holds the bank next deal, the first of these who plays it
         # (none of them: the first player listed).
         self.bank_order: list[str] = []
@@ -569,14 +698,22 @@ class Ledger:
             if key in self.fixed:
                 self.ignored.append((key, where))
                 continue
-            if key == "stake":
+            if key == "players":
+                seats = parse_seats([value], f"{where}: @players")
+                for name in seats:
+                    other = self.owners.alike(name)
+                    if other is not None:
+                        raise DealError(look_alike(name, f"{where}: @players", *other))
+                self.changed += seat_changes(self.seats, seats)
+                self.seats = seats
+            elif key == "stake":
                 stake = stake_amount(value, f"{where}: @stake")
-                self.changed.append(f"stake {text_of(stake)}")
+                self.changed.append(f"stake {text_of(stake)} from here")
             else:
                 pair, amount = pair_stake(value, where)
                 pair_stakes = {**pair_stakes, pair: amount}
                 self.pair_places[pair] = f"{where}: @pair-stake"
-                self.changed.append(f"{':'.join(sorted(pair))} stake {text_of(amount)}")
+                self.changed.append(f"{':'.join(sorted(pair))} stake {text_of(amount)} from here")
         if (stake, pair_stakes) != (self.stake, self.pair_stakes):
             self.restaked = True
         self.stake, self.pair_stakes = stake, pair_stakes
@@ -590,6 +727,8 @@ class Ledger:
         if self.over is not None:
             raise DealError(f"{source}, deal {text.number} (line {text.line}): {self.over}")
         self._check_names(text)
+        if self.seats is not None:
+            not_seated(text.entries, self.seats)
         playing = self._in_fantasyland(text)
         deal = self.build(text, source, playing)
         seats = deal.seats
@@ -844,6 +983,13 @@ def check_players(
     return warnings
 
 
+def _header_stakes(header: Header) -> tuple[Amount, dict[frozenset[str], Amount]]:
+    """The stake and the pair stakes a session's header gives (1 and none: none given)."""
+    stake = 1 if header.stake is None else stake_amount(header.stake, f"{header.where.get('stake')}: @stake")
+    pairs = dict(pair_stake(text, where) for text, where in zip(header.pair_stakes, header.pair_where))
+    return stake, pairs
+
+
 def _header_buy_in(header: Header, rules: RuleSet) -> Amount | None:
     """The ``@buy-in`` a session's header gives, for table stakes (None: none given)."""
     if header.buy_in is None or not rules.table_stakes:
@@ -897,10 +1043,17 @@ def stored_rules_path(target: str, rules_text: str) -> str:
 class Append:
     """One deal appended to a session file: called with the file's current
     bytes (None: a new file) under the file's lock (:func:`cpscore.safefile.rewrite`),
-    it checks the deal against the file's rules and players and returns the
-    new bytes.  It refuses what :func:`read_session` would not read back the
-    same.  Afterwards it holds the deal's number, first line, settlement and
-    warnings."""
+    it checks the deal against the file's rules, seats and players and returns
+    the new bytes.  It refuses what :func:`read_session` would not read back
+    the same.  Afterwards it holds the deal's number, first line, settlement,
+    the changes written before it (in words) and warnings.
+
+    The deal is ``entries`` (``NAME: HAND``), or ``hands``: one text per seat,
+    in seat order, ``-`` for a seat that sits the deal out.  ``players`` (the
+    seats, as ``--players`` writes them), ``stake`` and ``pair_stakes`` are
+    written as header lines of a new session, or as lines before the deal that
+    change them from it on; a value already in force writes nothing (a warning
+    says so)."""
 
     def __init__(
         self,
@@ -911,20 +1064,32 @@ class Append:
         surrender: Iterable[str] = (),
         waive: Iterable[str] = (),
         new_player: Iterable[str] = (),
+        *,
+        hands: Iterable[str] | None = None,
+        players: Iterable[str] = (),
+        stake: Amount | None = None,
+        pair_stakes: Mapping[frozenset[str], Amount] | None = None,
     ) -> None:
         self.target, self.entries, self.rules = target, list(entries), rules
+        self.hands = None if hands is None else list(hands)
+        self.players = list(players)
+        self.stake, self.pair_stakes = stake, dict(pair_stakes or {})
         self.rules_text = rules_text
         self.stored = stored_rules_path(target, rules_text) if rules_text else None
         self.surrender, self.waive, self.new_player = surrender, waive, new_player
         self.number = self.line = 0
         self.settlement: Settlement | None = None
+        self.changes: tuple[str, ...] = ()
         self.warnings: list[str] = []
+        self.warnings_before: list[str] = []  # options that wrote nothing: the value is in force already
+        self._expected: tuple[tuple[Header, tuple[tuple[str, str], ...]], tuple[tuple[str, str], ...]] | None = None
 
     def __call__(self, current: bytes | None) -> bytes:
         from cpscore.rules import get_rules
         from cpscore.textio import decode, split_lines
 
         target = self.target
+        self.warnings_before = []
         bom = b"\xef\xbb\xbf" if current and current.startswith(b"\xef\xbb\xbf") else b""
         existing = decode(current or b"", target)
         header, deals = read_session(split_lines(existing, target), target)
@@ -933,7 +1098,9 @@ class Append:
         rules = self.rules or header_rules(header, target) or get_rules("2-4")
         # The new deal is settled as `session` will settle it: after the file's deals,
         # with the bank, the stacks and Fantasyland where they stand (the file is replayed).
-        ledger = Ledger(rules, buy_in=_header_buy_in(header, rules))
+        ledger = Ledger(
+            rules, *_header_stakes(header), buy_in=_header_buy_in(header, rules), seats=header_seats(header)
+        )
         known = Names()
         count = 0
         for read in deals:
@@ -946,23 +1113,97 @@ class Append:
                 ledger.take(read, target)
             except DealError as error:
                 raise DealError(f"{error}; fix the session file before adding to it") from None
-        refuse_fantasyland_markers(self.entries)
-        warnings = check_players(self.entries, known, self.new_player, target, bool(count))
-        deal = build_deal(self.entries, rules, self.surrender, self.waive)
         if ledger.over is not None:
             raise DealError(f"{target}: {ledger.over}; the deal was not added")
+        head, between, seats = self._settings(header, ledger, known, count)
+        entries = self._seated(seats)
+        refuse_fantasyland_markers(entries)
+        warnings = check_players(entries, known, self.new_player, target, bool(count), seats or ())
+        deal = build_deal(entries, rules, self.surrender, self.waive)
+        if between:  # what the lines before the deal change, as the session table notes it
+            ledger._change_stakes(DealText(count + 1, 0, [], None, tuple((*change, target) for change in between)))
+            self.changes = tuple(ledger.changed)
         playing = {seat.name for seat in deal.seats}
         banker = next((name for name in ledger.bank_order if name in playing), None)
         fantasyland = ledger._in_fantasyland_names(deal)
         if fantasyland:  # who plays this deal in Fantasyland: the session knows
-            deal = build_deal(self.entries, rules, self.surrender, self.waive, fantasyland)
+            deal = build_deal(entries, rules, self.surrender, self.waive, fantasyland)
         settlement = settle(deal, rules, 1, None, ledger._repeats(fantasyland), banker, ledger._standing(deal))
         newline = "\r\n" if "\r\n" in existing else "\n"
-        text, line = appended(existing, deal_lines(deal), [f"@rules {self.stored}"] if self.stored else [], newline)
+        changes = [f"@{key} {value}" for key, value in between]
+        if self.stored:
+            head.insert(0, ("rules", self.stored))
+        text, line = appended(existing, [*changes, *deal_lines(deal)], [f"@{k} {v}" for k, v in head], newline)
+        self._expected = (header, tuple(head)), tuple(between)
         self._check_reads_back(text, deal, count + 1)
-        self.number, self.line, self.settlement = count + 1, line, settlement
-        self.warnings = warnings + list(settlement.warnings)
+        self.number, self.line, self.settlement = count + 1, line + len(changes), settlement
+        self.warnings = self.warnings_before + warnings + list(settlement.warnings)
         return bom + text.encode("utf-8")
+
+    def _settings(
+        self, header: Header, ledger: Ledger, known: Names, count: int
+    ) -> tuple[list[tuple[str, str]], list[tuple[str, str]], tuple[str, ...] | None]:
+        """What ``--players``, ``--new-player`` (under seats), ``--stake`` and
+        ``--pair-stake`` write: header lines (``head``: the file has no deal
+        yet) or lines before the deal (``between``), as (key, value); and the
+        seats the deal is played in."""
+        head: list[tuple[str, str]] = []
+        between: list[tuple[str, str]] = []
+        target = self.target
+
+        def write(key: str, value: str, option: str, given: str | None, line: str | None) -> None:
+            if count:
+                between.append((key, value))
+            elif given is None:
+                head.append((key, value))
+            else:  # a header line says otherwise, and there is no deal to change it before
+                raise DealError(
+                    f"{line}: @{key} {given if len(given) <= 40 else shown(given, 40)} is the session's header and "
+                    f"{target} has no deal yet: "
+                    f"edit the header to change it, or drop {option}"
+                )
+
+        seats = ledger.seats
+        chosen: tuple[str, ...] | None
+        if self.players:
+            chosen = parse_seats(self.players, "--players")
+            for name in chosen:
+                other = known.alike(name)
+                if other is not None:
+                    raise DealError(look_alike(name, "--players", *other))
+        elif seats is not None and self.new_player:  # a newcomer takes the next seat
+            from cpscore.deal import check_name
+
+            joining = [check_name(name, "--new-player") for name in self.new_player]
+            chosen = parse_seats(
+                [seats_text((*seats, *(name for name in joining if name not in seats)))], "--new-player"
+            )
+        else:
+            chosen = seats
+        if chosen is not None and chosen != seats:
+            write("players", seats_text(chosen), "--players", header.players, header.where.get("players"))
+        elif self.players:
+            self.warnings_before.append(f"--players: the seats are {seats_text(chosen or ())} already; nothing written")
+        if self.stake is not None:
+            if self.stake != ledger.stake or (not count and header.stake is None):
+                write("stake", text_of(self.stake), "--stake", header.stake, header.where.get("stake"))
+            else:
+                self.warnings_before.append(
+                    f"--stake {text_of(self.stake)}: the stake is that already; nothing written"
+                )
+        for pair, amount in self.pair_stakes.items():
+            a, b = sorted(pair)
+            if ledger.pair_stakes.get(pair) != amount:
+                given = next((t for t in header.pair_stakes if pair_stake(t, target)[0] == pair), None)
+                write("pair-stake", f"{a}:{b}={text_of(amount)}", "--pair-stake", given, target)
+            else:
+                self.warnings_before.append(
+                    f"--pair-stake {a}:{b}={text_of(amount)}: the pair's stake is that already; nothing written"
+                )
+        return head, between, chosen
+
+    def _seated(self, seats: tuple[str, ...] | None) -> list[Entry]:
+        return seated_entries(self.entries, self.hands, seats, self.target)
 
     def _check_reads_back(self, text: str, deal: Deal, number: int) -> None:
         """The new file must read back as ``session`` reads it: the same header
@@ -976,6 +1217,23 @@ class Append:
         last = None
         for read in deals:
             last = read
+        if self._expected is not None:
+            (before, head), between = self._expected
+            wanted = dict(head)
+
+            def values(header: Header) -> tuple:
+                return (header.rules, header.stake, header.pair_stakes, header.buy_in, header.players)
+
+            expected = (
+                wanted.get("rules", before.rules),
+                wanted.get("stake", before.stake),
+                (*before.pair_stakes, *(value for key, value in head if key == "pair-stake")),
+                before.buy_in,
+                wanted.get("players", before.players),
+            )
+            written = () if last is None else tuple((key, value) for key, value, _ in last.changes)
+            if values(header) != expected or written != between:
+                raise DealError(f"the deal would not read back the same from {self.target}; it was not added")
         stored = self.stored
         if stored is not None and header.rules != stored:
             raise DealError(f"the rules path {shown(stored, 60)} cannot be written in a session header (no '#')")

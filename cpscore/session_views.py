@@ -87,7 +87,7 @@ def deal_notes(result: DealResult) -> str:
     from cpscore.formatting import cut_text, cuts, splits
 
     settlement = result.settlement
-    notes = [f"{change} from here" for change in result.changes]  # a stake line before the deal
+    notes = list(result.changes)  # stake and @players lines before the deal ("stake 20 from here", "Dan joins")
     if settlement.banker is not None:
         notes.append(f"{settlement.banker} banks")
     for player in settlement.players:

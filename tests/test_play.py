@@ -199,20 +199,21 @@ def test_a_new_session_takes_its_rules_and_seats_from_the_command_line(folder):
     result = play("new.txt", "--rules", "1-6", "--players", "Amy Bob", lines=[AMY, BOB, "y", AMY.replace("Ks", "Kh")])
     assert result.exit_code == 0, result.output
     assert result.output.startswith("Session new.txt: rules 1-6, no deal yet.\n" + START + "\nDeal 1: Amy, Bob\n")
-    assert "Added deal 1 (line 3) to new.txt.\n\nTotals after 1 deal:\n" in result.output
+    assert "Added deal 1 (line 4) to new.txt.\n\nTotals after 1 deal:\n" in result.output
     # After the first deal the file has its header: the second deal is asked without --rules again.
     assert result.output.endswith(
         f"\nDeal 2: Amy, Bob\n{ask('Amy')}{AMY.replace('Ks', 'Kh')}\n{ask('Bob')}\n"
         "Ended: the deal being entered was not saved; 1 deal added to new.txt.\n"
     )
-    assert (folder / "new.txt").read_text() == f"@rules 1-6\n\nAmy: {AMY}\nBob: {BOB}\n"
+    # --players names the seats: they are written (@players), for the next play or add.
+    assert (folder / "new.txt").read_text() == f"@rules 1-6\n@players Amy Bob\n\nAmy: {AMY}\nBob: {BOB}\n"
 
 
 def test_players_names_with_a_space_are_separated_by_commas(folder):
     result = play("new.txt", "--players", "Ann Lee, Bob", lines=[AMY, BOB, "y"])
     assert result.exit_code == 0, result.output
     assert f"\nDeal 1: Ann Lee, Bob\n{ask('Ann Lee')}{AMY}\n" in result.output
-    assert (folder / "new.txt").read_text() == f"Ann Lee: {AMY}\nBob: {BOB}\n"
+    assert (folder / "new.txt").read_text() == f"@players Ann Lee, Bob\n\nAnn Lee: {AMY}\nBob: {BOB}\n"
 
 
 def test_saying_no_saves_nothing_and_the_deal_starts_again(night):
@@ -387,7 +388,7 @@ def test_players_names_a_changed_table_and_a_newcomer(night):
     result = play("night.txt", "--players", "Cy Dan Amy", lines=[CY, BOB, AMY, "y"])
     assert result.exit_code == 0, result.output
     assert f"\nDeal 4: Cy, Dan, Amy\n{ask('Cy')}{CY}\n{ask('Dan')}{BOB}\n{ask('Amy')}{AMY}\n" in result.output
-    assert night.read_text().endswith(f"\n\nCy: {CY}\nDan: {BOB}\nAmy: {AMY}\n")
+    assert night.read_text().endswith(f"\n\n@players Cy Dan Amy\nCy: {CY}\nDan: {BOB}\nAmy: {AMY}\n")
     assert "Dan" in session_totals(night)
 
 

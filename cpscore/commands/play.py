@@ -129,6 +129,7 @@ class _Play:
         self.style = style
         self.colour = _colour("table")
         self.seats: list[str] = []
+        self.named = False  # the session's seats are written in it (@players)
         self.added = 0
         self.entering = False  # a hand of the current deal is typed
         self.saved = False  # the current deal is in the file
@@ -137,10 +138,10 @@ class _Play:
         """The ledger for the file's header, made as ``cpscore session`` makes
         it, and whether money differs from units."""
         from cpscore.commands.session import _session_settings
-        from cpscore.session import Ledger
+        from cpscore.session import Ledger, header_seats
 
         rules, stake, pairs, _, buy_in = _session_settings(self.target, header, self.chosen, None, (), False)
-        ledger = Ledger(rules, 1 if stake is None else stake, pairs, None, buy_in)
+        ledger = Ledger(rules, 1 if stake is None else stake, pairs, None, buy_in, seats=header_seats(header))
         cuts = rules.cap is not None or bool(rules.table_stakes)
         return ledger, stake is not None or bool(pairs) or cuts
 
@@ -170,7 +171,8 @@ class _Play:
     def begin(self, players: tuple[str, ...]) -> None:
         from cpscore.amounts import text as number
         from cpscore.errors import CpscoreError
-        from cpscore.play import JOIN, choose_seats, seat_names
+        from cpscore.play import JOIN, choose_seats
+        from cpscore.session import seat_names
 
         table = self.table()
         if self.rules_text and table.text.strip():
@@ -178,7 +180,9 @@ class _Play:
                 f"{self.target} already exists: --rules only starts a new session file (its @rules header)"
             )
         try:
-            self.seats = choose_seats(table, seat_names(players))
+            self.seats = choose_seats(table, seat_names(players, "--players"))
+            # The seats are written (@players) when the session names its seats, or --players does.
+            self.named = bool(players) or table.ledger.seats is not None
         except CpscoreError as error:
             raise InputError(str(error)) from None
         if table.ledger.over is not None:
@@ -260,8 +264,13 @@ class _Play:
         header = [f"@rules {stored_rules_path(self.target, self.rules_text)}"] if self.rules_text else []
         entries = deal.entries()
         newcomers = deal.newcomers(table.ledger.players())  # before the preview takes the deal in
+        from cpscore.session import seats_text
+
+        # The seats are written before the deal when they changed (a newcomer, --players).
+        seats = tuple(self.seats) if self.named and tuple(self.seats) != table.ledger.seats else ()
+        changes = [("players", seats_text(seats), "--players")] if seats else []
         try:
-            result = preview(table, entries, header)
+            result = preview(table, entries, header, changes)
         except CpscoreError as error:
             click.echo(f"Error: {error}")
             click.echo("The deal starts again.")
@@ -271,7 +280,14 @@ class _Play:
         click.echo()
         click.echo(formatting.render_table(settlement, self.style, self.colour, table.money, pair_stakes), nl=False)
         click.echo()
-        append = Append(self.target, entries, self.chosen, self.rules_text, new_player=newcomers)
+        append = Append(
+            self.target,
+            entries,
+            self.chosen,
+            self.rules_text,
+            new_player=newcomers,
+            players=[seats_text(seats)] if seats else [],
+        )
         written: list[bytes] = []
 
         def change(current: bytes | None) -> bytes:

@@ -14,7 +14,7 @@ ORDER = 43
 @_help_option
 @click.argument("target", metavar="FILE")
 @click.argument("number", metavar="N", type=int)
-@click.argument("hands", nargs=-1, metavar="[NAME=HAND]...")
+@click.argument("hands", nargs=-1, metavar="[NAME=HAND|HAND]...")
 @_player_option("surrender", "This player surrenders (repeatable).")
 @_player_option("waive", "This player waives a natural and plays the rows (repeatable).")
 @_player_option("new-player", "Allow a player the session has not seen yet (repeatable).")
@@ -22,7 +22,8 @@ def replace(target, number, hands, surrender, waive, new_player) -> None:
     """Replace deal N of a session file with another deal.
 
     The new deal is given as for add (NAME=HAND arguments, or deal-file
-    lines on stdin) and checked as add checks it, against the file's rules
+    lines on stdin; under @players, the hands alone in the order of the
+    seats in force for deal N, '-' for a seat that sits out) and checked as add checks it, against the file's rules
     and its players (a name the session has not seen needs --new-player).
     It takes the old deal's place, and both are printed; everything else in
     the file is kept byte for byte.  The change is locked and atomic, as for
@@ -34,7 +35,11 @@ def replace(target, number, hands, surrender, waive, new_player) -> None:
     from cpscore.commands.remove import _edit
     from cpscore.edits import replace_deal
 
-    _edit(lambda: replace_deal(target, number, _add_entries(hands), surrender, waive, new_player))
+    def change():
+        entries, seated = _add_entries(hands)
+        return replace_deal(target, number, entries, surrender, waive, new_player, hands=seated)
+
+    _edit(change)
 
 
 command = replace

@@ -96,7 +96,7 @@ def _start_night(lines, source, name, rules, stake, pair_stakes, spade_bonus, bu
     (which wins), the deals to come, whether money is to be shown, and where
     each pair stake was given.  ``session`` and ``stats`` start alike."""
     from cpscore.errors import CpscoreError
-    from cpscore.session import Ledger, read_session
+    from cpscore.session import Ledger, header_seats, read_session
 
     try:
         header, deals = read_session(lines, name)
@@ -108,7 +108,13 @@ def _start_night(lines, source, name, rules, stake, pair_stakes, spade_bonus, bu
         fixed = {"stake"} if stake is not None else set()
         fixed |= {"pair-stake"} if pair_stakes else set()
         ledger = Ledger(
-            chosen_rules, 1 if chosen_stake is None else chosen_stake, chosen_pairs, race, chosen_buy_in, fixed
+            chosen_rules,
+            1 if chosen_stake is None else chosen_stake,
+            chosen_pairs,
+            race,
+            chosen_buy_in,
+            fixed,
+            header_seats(header),
         )
     except CpscoreError as error:
         raise InputError(str(error)) from None
