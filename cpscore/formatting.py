@@ -47,11 +47,35 @@ def table_styles() -> list[str]:
     return list(tabulate_formats)
 
 
-def tabulated(rows: list[list[str]], headers: list[str], style: str, align: list[str]) -> str:
-    from tabulate import tabulate
+def tabulated(
+    rows: list[list[str]], headers: list[str], style: str, align: list[str], widths: list[int | None] | None = None
+) -> str:
+    """A table in one of tabulate's styles.  A cell of several lines (the notes)
+    keeps its lines in the styles that draw them (simple, grid, ...); in the
+    others, which would split the row (tsv, html, latex, ...), its lines are
+    joined with "; ".  ``widths``: wrap a column's text at that width (the
+    styles that draw lines only)."""
+    from tabulate import multiline_formats, tabulate
 
-    table: str = tabulate(rows, headers=headers, tablefmt=style, colalign=align, disable_numparse=True)
+    if style not in multiline_formats:
+        rows = [[cell.replace("\n", "; ") if "\n" in cell else cell for cell in row] for row in rows]
+        widths = None
+    table: str = tabulate(
+        rows, headers=headers, tablefmt=style, colalign=align, disable_numparse=True, maxcolwidths=widths
+    )
     return table
+
+
+def text_width(text: str) -> int:
+    """Columns ``text`` takes on a terminal: a wide (CJK) character two, a
+    combining mark none."""
+    if text.isascii():
+        return len(text)
+    import unicodedata
+
+    return sum(
+        0 if unicodedata.combining(char) else 2 if unicodedata.east_asian_width(char) in "WF" else 1 for char in text
+    )
 
 
 def _category_label(category: str) -> str:

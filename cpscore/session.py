@@ -425,6 +425,9 @@ class Spool:
 
         self.file = tempfile.TemporaryFile()
         self.count = 0
+        # The largest amounts kept, for the width of the session table's cells:
+        # a deal's units and money, and the units and money so far.
+        self.widest: list[Amount] = [0, 0, 0, 0]
 
     def put(self, text: DealText, deal: Deal, outcome: Outcome, ledger: Ledger, source: str = "") -> None:
         """Keep a deal the ledger has just taken, with the totals after it
@@ -449,6 +452,22 @@ class Spool:
             data = b"p" + pickle.dumps(record, 5)
         self.file.write(len(data).to_bytes(4, "little") + data)
         self.count += 1
+        widest = self.widest
+        values = [(0, value) for value in outcome.units] + [(1, value) for value in outcome.money]
+        for seat in deal.seats:
+            values += [(2, ledger.units[seat.owner]), (3, ledger.money[seat.owner])]
+        for index, value in values:
+            size = -value if value < 0 else value
+            if size > widest[index]:
+                widest[index] = size
+
+    def cell_width(self, show_money: bool) -> int:
+        """The width of the widest cell the session table's deal lines can have
+        (:class:`cpscore.session_views.DealLines`): ``+U (+T)``, with money ``+Uu +M (+T)``."""
+        units, money, total_units, total_money = (len(text_of(value)) + 1 for value in self.widest)
+        if show_money:
+            return units + 1 + 1 + money + 2 + total_money + 1
+        return units + 2 + total_units + 1
 
     def results(self, rules: RuleSet, stake: Amount) -> Iterator[DealResult]:
         """The deals kept, in order, with their records (:func:`settlement_of`)."""
@@ -591,6 +610,10 @@ class Race(Record):
         self.deal = deal
 
 
+#: How many stake changes a session's totals list (the rest are counted).
+HISTORY = 50
+
+
 class Ledger:
     """Running state of a session: totals, Fantasyland, the race.  Feed it
     deals in order with :meth:`add`; its memory grows with players, not deals."""
@@ -616,7 +639,11 @@ class Ledger:
         self.ignored: list[tuple[str, str]] = []  # the file's stake lines the command line replaced
         self.pair_places: dict[frozenset[str], str] = {}  # where each pair stake between deals was given
         self.restaked = False  # a stake line between deals changed the stake
+        # The stake changes of the night, (deal, words, file): the first HISTORY of them.
+        self.history: list[tuple[int, str, str]] = []
+        self.more_history = 0  # changes past those kept
         self.first_stake = stake  # the stake the night started with
+        self.first_pairs = dict(self.pair_stakes)  # and its pair stakes
         self.changed: list[str] = []  # the stake and seat changes the last deal taken started with, in words
         # Banker pairing: who holds the bank next deal, the first of these who plays it
         # (none of them: the first player listed).
@@ -636,6 +663,9 @@ class Ledger:
         self.emptied: tuple[str, int] | None = None  # the player whose stack is empty, and the deal
         self.units: dict[str, Amount] = {}
         self.money: dict[str, Amount] = {}
+        # Head to head over the night: (a, b) -> (units, money) b paid a, each pair of
+        # players once, in the order they first met.
+        self.versus: dict[tuple[str, str], tuple[Amount, Amount]] = {}
         self.deals = 0
         # Who plays the next deal in Fantasyland (docs/rules.md 9: at most one repeat
         # in a row): True when that deal will be their repeat.
@@ -709,14 +739,22 @@ class Ledger:
             elif key == "stake":
                 stake = stake_amount(value, f"{where}: @stake")
                 self.changed.append(f"stake {text_of(stake)} from here")
+                self._remember_stake(text.number, f"{text_of(stake)} a unit", where)
             else:
                 pair, amount = pair_stake(value, where)
                 pair_stakes = {**pair_stakes, pair: amount}
                 self.pair_places[pair] = f"{where}: @pair-stake"
                 self.changed.append(f"{':'.join(sorted(pair))} stake {text_of(amount)} from here")
+                self._remember_stake(text.number, f"{':'.join(sorted(pair))} {text_of(amount)}", where)
         if (stake, pair_stakes) != (self.stake, self.pair_stakes):
             self.restaked = True
         self.stake, self.pair_stakes = stake, pair_stakes
+
+    def _remember_stake(self, number: int, words: str, where: str) -> None:
+        if len(self.history) < HISTORY:
+            self.history.append((number, words, where.rsplit(", line ", 1)[0]))
+        else:
+            self.more_history += 1
 
     def take(self, text: DealText, source: str) -> tuple[Deal, Outcome]:
         """Settle the next deal (:func:`cpscore.scoring.kernel`) and update the
@@ -747,6 +785,18 @@ class Ledger:
             ]
         self._remember(text)  # before any total changes: a deal is taken whole or not at all
         self._carry(deal, outcome, text.number)
+        versus = self.versus
+        for pair in outcome.pairs:
+            a, b = seats[pair[0]].owner, seats[pair[1]].owner
+            found = versus.get((a, b))
+            if found is not None:
+                versus[a, b] = (found[0] + pair[10], found[1] + pair[12])
+            else:
+                found = versus.get((b, a))
+                if found is not None:
+                    versus[b, a] = (found[0] - pair[10], found[1] - pair[12])
+                else:
+                    versus[a, b] = (pair[10], pair[12])
         self.points = self._record(
             zip([seat.owner for seat in seats], outcome.units, outcome.money),
             zip([seat.name for seat in seats], outcome.fantasyland),
@@ -861,6 +911,14 @@ class Ledger:
             if reached and (len(reached) == 1 or reached[-1][0] > reached[-2][0]):
                 race.winner, race.deal = reached[-1][1], number
         return points
+
+    def head_to_head(self, a: str, b: str) -> tuple[Amount, Amount]:
+        """What ``b`` paid ``a`` over the night, (units, money): negative when ``a`` paid."""
+        found = self.versus.get((a, b))
+        if found is not None:
+            return found
+        found = self.versus.get((b, a))
+        return (0, 0) if found is None else (-found[0], -found[1])
 
     def totals(self) -> list[tuple[str, Amount, Amount]]:
         """(player, units, money) for every player, in order of first appearance."""

@@ -20,6 +20,7 @@ from cpscore.formatting import (
     natural_text,
     settlement_data,
     tabulated,
+    text_width,
 )
 from cpscore.session import DealResult, Ledger
 
@@ -70,6 +71,10 @@ def totals_data(ledger: Ledger) -> dict[str, object]:
         "transfers": [
             {"from": transfer.payer, "to": transfer.payee, "amount": transfer.amount} for transfer in ledger.transfers()
         ],
+        # Head to head over the night: what b paid a, each pair of players who met once.
+        "versus": [
+            {"a": a, "b": b, "units": units, "amount": amount} for (a, b), (units, amount) in ledger.versus.items()
+        ],
     }
     if ledger.race:
         race = ledger.race
@@ -110,42 +115,168 @@ def deal_notes(result: DealResult) -> str:
     return "; ".join(notes)
 
 
-class DealLines:
-    """The per-deal lines of the session table, written as deals arrive: one
-    fixed-width line a deal, each player's units for the deal and (in
-    brackets) so far; a new header line whenever the players change."""
+#: The width the session table's deal lines keep to: notes wrap to stay within it.
+WIDTH = 80
+#: Narrower than this, the notes of a deal go on the lines under it.
+NOTES_MIN = 28
 
-    def __init__(self) -> None:
+
+class DealLines:
+    """The per-deal lines of the session table, written as deals arrive: each
+    player's units for the deal and (in brackets) so far; with money, the
+    units (``u``), the money for the deal and the money so far.  A new header
+    line whenever the players change.
+
+    In the default style each deal is one fixed-width line, written as it
+    comes; its notes wrap (between two notes where they can) so that no line
+    passes :data:`WIDTH` columns: in a Notes column when the players' cells
+    leave it :data:`NOTES_MIN` columns, else on the lines under the deal.  In another style the deals of one
+    header are kept and drawn as one table of that style when the players
+    change, or at the end (:meth:`flush`)."""
+
+    # The notes: in a Notes column when the cells leave it NOTES_MIN columns, else
+    # under the deal, from the first player's column; wrapped at WIDTH either way.
+
+    def __init__(self, show_money: bool = False, style: str = DEFAULT_STYLE, cell_width: int = 0) -> None:
+        self.cell_width = cell_width  # the widest cell of the night (0: not known)
         self.columns: list[str] = []
         self.source = ""
+        self.money = show_money
+        self.style = style
+        self.rows: list[list[str]] = []  # another style: the rows of the current table
+        self.widths: list[int] = []
+
+    def _cells(self, result: DealResult) -> list[str]:
+        running = result.running
+        owners = result.settlement.owners
+        cells = []
+        if self.money:
+            played = {owner.name: (owner.units, owner.amount) for owner in owners}
+            for name in self.columns:
+                so_far = signed(running[name][1])
+                if name in played:
+                    units, amount = played[name]
+                    cells.append(f"{signed(units)}u {signed(amount)} ({so_far})")
+                else:
+                    cells.append(f"- ({so_far})")
+            return cells
+        units_of = {owner.name: owner.units for owner in owners}
+        for name in self.columns:
+            so_far = signed(running[name][0])
+            cells.append(f"{signed(units_of[name])} ({so_far})" if name in units_of else f"- ({so_far})")
+        return cells
 
     def line(self, result: DealResult) -> str:
+        """The text for one more deal: its line (and a header before it when
+        the players change); in another style, a finished table or nothing yet."""
         owners = list(result.running)
         text = ""
         if result.source != self.source:  # a night of several files: each file's deals under its name
+            text = self.flush()
             self.source, self.columns = result.source, []
-            text = f"\n{result.source}:\n"
+            text += f"\n{result.source}:\n"
         if owners != self.columns:
+            text += self.flush()
             self.columns = owners
-            self.widths = [max(len(name), 11) for name in owners]
-            heads = "  ".join(name.ljust(width) for name, width in zip(owners, self.widths))
-            text += ("\n" if self.widths and not text else "") + f"Deal  Line  {heads}  Notes\n"
-        units = {owner.name: owner.units for owner in result.settlement.owners}
-        cells = []
-        for name, width in zip(owners, self.widths):
-            so_far = signed(result.running[name][0])
-            cells.append((f"{signed(units[name])} ({so_far})" if name in units else f"- ({so_far})").ljust(width))
-        return (
-            text
-            + f"{result.number:>4}  {result.line:>4}  "
-            + "  ".join(cells)
-            + f"  {deal_notes(result)}".rstrip()
-            + "\n"
+            least = max(self.cell_width, 11)
+            self.widths = [max(text_width(name), least) for name in owners]
+            if self.style == DEFAULT_STYLE:
+                heads = "  ".join(_padded(name, width) for name, width in zip(owners, self.widths))
+                room = WIDTH - self._notes_column()
+                notes = "  Notes" if room >= NOTES_MIN else ""
+                text += ("\n" if self.widths and not text else "") + f"Deal  Line  {heads}{notes}".rstrip() + "\n"
+            elif not text:
+                text += "\n"
+        cells = self._cells(result)
+        notes = deal_notes(result)
+        if self.style != DEFAULT_STYLE:
+            self.rows.append([str(result.number), str(result.line), *cells, notes])
+            return text
+        line = f"{result.number:>4}  {result.line:>4}  " + "  ".join(
+            _padded(cell, width) for cell, width in zip(cells, self.widths)
         )
+        if not notes:
+            return text + line.rstrip() + "\n"
+        start = self._notes_column()
+        if WIDTH - start >= NOTES_MIN:  # in the Notes column, wrapped there
+            wrapped = _wrap(notes, WIDTH - start)
+            rest = "".join(" " * start + part + "\n" for part in wrapped[1:])
+            return text + line + "  " + wrapped[0] + "\n" + rest
+        # No room beside the units: the notes go under the deal, from the first player's column.
+        return text + line.rstrip() + "\n" + "".join(" " * 12 + part + "\n" for part in _wrap(notes, WIDTH - 12))
+
+    def _notes_column(self) -> int:
+        return 12 + sum(width + 2 for width in self.widths)
+
+    def flush(self) -> str:
+        """Another style: the table of the deals kept so far ("" when none)."""
+        if not self.rows:
+            return ""
+        from tabulate import multiline_formats
+
+        headers = ["Deal", "Line", *self.columns, "Notes"]
+        widths: list[int | None] | None = None
+        if self.style in multiline_formats:  # the notes wrap so that the table keeps to WIDTH
+            used = sum(max(text_width(row[k]) for row in [headers, *self.rows]) + 3 for k in range(len(headers) - 1))
+            widths = [None] * (len(headers) - 1) + [max(NOTES_MIN, WIDTH - used - 4)]
+        rows = [[*row[:-1], row[-1].replace("; ", ";\n") if widths else row[-1]] for row in self.rows]
+        if widths:  # between two notes first; tabulate wraps a note longer than the column
+            rows = [[*row[:-1], "\n".join(_wrap(row[-1].replace(";\n", "; "), widths[-1] or WIDTH))] for row in rows]
+        align = ["right", "right"] + ["left"] * (len(headers) - 2)
+        self.rows = []
+        return tabulated(rows, headers, self.style, align, widths) + "\n"
 
 
-def render_totals(ledger: Ledger, style: str = DEFAULT_STYLE, show_money: bool = False) -> str:
-    """Each player's net, the transfers that settle it, and the race."""
+def _padded(text: str, width: int) -> str:
+    return text + " " * (width - text_width(text))
+
+
+def _wrap(notes: str, width: int) -> list[str]:
+    """Notes (``"a; b; c"``) in lines of at most ``width`` columns, broken
+    between two notes where they can be, a note longer than a line between words."""
+    import textwrap
+
+    lines: list[str] = []
+    current = ""
+    for note in notes.split("; "):
+        candidate = f"{current}; {note}" if current else note
+        if text_width(candidate) + 1 <= width or not current:  # +1: the ';' that ends a broken line
+            current = candidate
+            continue
+        lines.append(current + ";")
+        current = note
+    lines.append(current)
+    out: list[str] = []
+    for line in lines:
+        out += textwrap.wrap(line, width, break_long_words=True, break_on_hyphens=False) or [line]
+    return out
+
+
+def stakes_text(ledger: Ledger, several: bool = False) -> str:
+    """The stakes of the night, in words: the stake it started with, the pair
+    stakes, and each change (``10 a unit; 20 a unit from deal 5``; of a night
+    in ``several`` files, ``from b.txt deal 1``)."""
+    parts = [f"{number(ledger.first_stake)} a unit"]
+    given = {pair: amount for pair, amount in ledger.first_pairs.items()}
+    parts += [f"{':'.join(sorted(pair))} {number(amount)}" for pair, amount in given.items()]
+    parts += [f"{words} from {f'{file} ' if several else ''}deal {deal}" for deal, words, file in ledger.history]
+    if ledger.more_history:
+        parts.append(f"and {ledger.more_history} more change{'s' if ledger.more_history != 1 else ''}")
+    return "; ".join(parts)
+
+
+def title(ledger: Ledger, source: str, show_money: bool, several: bool = False) -> str:
+    """The session's first lines: its file (``several``: its files), rules and stakes."""
+    if not show_money:
+        return f"Session {source}: rules {ledger.rules.id}\n"
+    if not ledger.history and not ledger.first_pairs:
+        return f"Session {source}: rules {ledger.rules.id}, stake {number(ledger.first_stake)} a unit\n"
+    return f"Session {source}: rules {ledger.rules.id}\nStakes: {stakes_text(ledger, several)}\n"
+
+
+def render_totals(ledger: Ledger, style: str = DEFAULT_STYLE, show_money: bool = False, versus: bool = False) -> str:
+    """Each player's net, the transfers that settle it, the stacks, the race;
+    with ``versus``, the head-to-head tables of the night (three players or more)."""
     rows = [[name, signed(units)] + ([signed(amount)] if show_money else []) for name, units, amount in ledger.totals()]
     headers = ["Player", "Units"] + (["Money"] if show_money else [])
     parts = [
@@ -154,6 +285,16 @@ def render_totals(ledger: Ledger, style: str = DEFAULT_STYLE, show_money: bool =
         tabulated(rows, headers, style, ["left"] + ["right"] * (len(headers) - 1)),
         "",
     ]
+    players = ledger.players()
+    if versus and len(players) > 2:
+        parts += [
+            "Head to head, the whole night: units won by each player (row) from each opponent (column):",
+            "",
+            _versus(ledger, 0, style),
+            "",
+        ]
+        if show_money:
+            parts += ["Money won by each player (row) from each opponent (column):", "", _versus(ledger, 1, style), ""]
     payments = ledger.transfers()
     if payments:
         parts.append("To settle:")
@@ -175,6 +316,21 @@ def render_totals(ledger: Ledger, style: str = DEFAULT_STYLE, show_money: bool =
         else:
             parts.append(f"No winner yet: first to {race.target} (a tie at the top plays on).")
     return "\n".join(parts) + "\n"
+
+
+def _versus(ledger: Ledger, index: int, style: str) -> str:
+    """The night's head to head: what each player (row) won from each opponent
+    (column), in units (``index`` 0) or money (1); blank where two never met."""
+    names = ledger.players()
+    rows = []
+    for a in names:
+        cells = []
+        for b in names:
+            met = a != b and ((a, b) in ledger.versus or (b, a) in ledger.versus)
+            cells.append(signed(ledger.head_to_head(a, b)[index]) if met else "")
+        total = ledger.money[a] if index else ledger.units[a]
+        rows.append([a, *cells, signed(total)])
+    return tabulated(rows, ["", *names, "Total"], style, ["left"] + ["right"] * (len(names) + 1))
 
 
 def totals_csv(ledger: Ledger) -> str:
@@ -420,16 +576,20 @@ def session_table(
     style: str = DEFAULT_STYLE,
     show_money: bool = False,
     explain: object = None,
+    several: bool = False,
+    cell_width: int = 0,
 ) -> Iterator[str]:
     """A line per deal as it arrives (with ``explain``, followed by the
     reasoning for each pair), then the totals and transfers."""
-    stakes = f", stake {number(ledger.first_stake)} a unit" if show_money else ""
-    title = f"Session {source}: rules {ledger.rules.id}{stakes}\n"
-    lines = DealLines()
+    heading = title(ledger, source, show_money, several)
+    if show_money:
+        heading += "Each deal: units (u) and money won, and (in brackets) the money so far.\n"
+    lines = DealLines(show_money, style, cell_width)
     for result in results:  # the title waits for the first good deal
-        yield title + lines.line(result)
-        title = ""
+        yield heading + lines.line(result)
+        heading = ""
         if explain:
+            yield lines.flush()
             from cpscore.explain import explain as reasons
 
             only = None if explain == "*" else explain  # every pair, or one pair's
@@ -438,4 +598,4 @@ def session_table(
                 continue  # the pair does not meet in this deal
             yield "\n".join("      " + line if line else "" for line in text.split("\n")) + "\n\n"
             lines.columns = []  # repeat the header after the explanation
-    yield title + "\n" + render_totals(ledger, style, show_money)
+    yield heading + lines.flush() + "\n" + render_totals(ledger, style, show_money, versus=True)

@@ -90,9 +90,15 @@ def keys(monkeypatch):
 
 
 def session_totals(path):
+    """``session --totals`` as play prints the standings: without the title
+    (rules and stakes) and the head-to-head tables before the transfers."""
     result = CliRunner().invoke(main, ["session", "--totals", str(path)])
     assert result.exit_code == 0, result.output
-    return result.stdout
+    text = result.stdout.split("\n\n", 1)[1]
+    if "Head to head" in text:
+        start, rest = text.split("Head to head", 1)
+        text = start + rest[rest.index("To settle:") :]
+    return text
 
 
 # A whole deal -------------------------------------------------------------------------

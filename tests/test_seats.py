@@ -53,7 +53,7 @@ def test_a_newcomer_takes_the_next_seat(night):
     assert result.stdout == f"added deal 2 (line 8) to {night}: Amy +4, Dan -4 (Dan joins)\n"
     assert night.read_text() == SEATED + f"\n@players Amy Bob Cy Dan\nAmy: {AMY}\nDan: {CY}\n"
     table = cli("session", night).stdout
-    assert "   2     8  +4 (+10)     - (0)        - (-6)       -4 (-4)      Dan joins" in table
+    assert "   2     8  +4 (+10)     - (0)        - (-6)       -4 (-4)\n            Dan joins\n" in table
 
 
 def test_players_changes_the_seats_from_this_deal_on(night):

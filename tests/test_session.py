@@ -228,11 +228,15 @@ def test_session_table(night):
         ok("session", str(night))
         == f"""\
 Session {night}: rules ofc, stake 10 a unit
+Each deal: units (u) and money won, and (in brackets) the money so far.
 
-Deal  Line  Amy          Bob          Cy           Notes
-   1     5  +29 (+29)    -8 (-8)      -21 (-21)    Amy FL next (13)
-   2     9  +60 (+89)    -26 (-34)    -34 (-55)    Amy FL stays (13)
-   3    13  +55 (+144)   -53 (-87)    -2 (-57)     Amy FL leaves; Bob FOUL; Cy surrenders
+Deal  Line  Amy                Bob                Cy
+   1     5  +29u +290 (+290)   -8u -80 (-80)      -21u -210 (-210)
+            Amy FL next (13)
+   2     9  +60u +600 (+890)   -26u -260 (-340)   -34u -340 (-550)
+            Amy FL stays (13)
+   3    13  +55u +550 (+1440)  -53u -530 (-870)   -2u -20 (-570)
+            Amy FL leaves; Bob FOUL; Cy surrenders
 
 Totals after 3 deals:
 
@@ -241,6 +245,22 @@ Player      Units    Money
 Amy          +144    +1440
 Bob           -87     -870
 Cy            -57     -570
+
+Head to head, the whole night: units won by each player (row) from each opponent (column):
+
+       Amy    Bob    Cy    Total
+---  -----  -----  ----  -------
+Amy           +93   +51     +144
+Bob    -93           +6      -87
+Cy     -51     -6            -57
+
+Money won by each player (row) from each opponent (column):
+
+       Amy    Bob    Cy    Total
+---  -----  -----  ----  -------
+Amy          +930  +510    +1440
+Bob   -930          +60     -870
+Cy    -510    -60           -570
 
 To settle:
   Bob pays Amy 870
@@ -251,7 +271,7 @@ To settle:
 
 def test_session_json_and_totals(night):
     data = json.loads(ok("session", "--format", "json", str(night)))
-    assert list(data) == ["rules", "stake", "deals", "totals", "transfers"]
+    assert list(data) == ["rules", "stake", "deals", "totals", "transfers", "versus"]
     assert [deal["deal"] for deal in data["deals"]] == [1, 2, 3]
     assert data["deals"][1]["line"] == 9
     assert [p["units"] for p in data["deals"][1]["players"]] == [60, -26, -34]
@@ -265,8 +285,14 @@ def test_session_json_and_totals(night):
         {"from": "Cy", "to": "Amy", "amount": 570},
     ]
     totals = json.loads(ok("session", "--totals", "--format", "json", str(night)))
-    assert list(totals) == ["rules", "stake", "totals", "transfers"]
+    assert list(totals) == ["rules", "stake", "totals", "transfers", "versus"]
     assert totals["totals"] == data["totals"]
+    # Head to head: what b paid a over the night, each pair once (Amy +29 +60 +55 = 144, of it 93 from Bob).
+    assert totals["versus"] == [
+        {"a": "Amy", "b": "Bob", "units": 93, "amount": 930},
+        {"a": "Amy", "b": "Cy", "units": 51, "amount": 510},
+        {"a": "Bob", "b": "Cy", "units": 6, "amount": 60},
+    ]
 
 
 def test_session_json_lines_and_csv(night):

@@ -1378,17 +1378,24 @@ SESSION = DEALS["three"] + "\n" + DEALS["three"]
         ),
         pytest.param(
             "capsession.toml",
-            "Deal  Line  Ann          Ben          Cat          Notes\n"
-            "   1     1  +56 (+56)    -27 (-27)    -29 (-29)    Cat pays Ann 12, not 28 (session cap 40: Ann at +40)\n"
-            "   2     5  +56 (+112)   -27 (-54)    -29 (-58)    Ben pays Ann 0, not 28 (session cap 40: Ann at +40); "
-            "Cat pays Ann 0, not 28 (session cap 40: Ann at +40)\n",
+            # Money differs from units (the cap cuts it): each cell has the deal's units and money and
+            # the money so far; the notes do not fit beside them and go under the deal, wrapped at 80.
+            "Deal  Line  Ann             Ben             Cat\n"
+            "   1     1  +56u +40 (+40)  -27u -27 (-27)  -29u -13 (-13)\n"
+            "            Cat pays Ann 12, not 28 (session cap 40: Ann at +40)\n"
+            "   2     5  +56u 0 (+40)    -27u +1 (-26)   -29u -1 (-14)\n"
+            "            Ben pays Ann 0, not 28 (session cap 40: Ann at +40);\n"
+            "            Cat pays Ann 0, not 28 (session cap 40: Ann at +40)\n",
             id="session-cap",
         ),
         pytest.param(
             "equalofc.toml",
+            # The notes wrap in their column, between two notes, to keep to 80 columns.
             "Deal  Line  Ann          Ben          Cat          Notes\n"
-            "   1     1  +120 (+120)  -56 (-56)    -64 (-64)    Ann FL next (13); Ann home run split +30 each\n"
-            "   2     5  +120 (+240)  -56 (-112)   -64 (-128)   Ann FL stays (13); Ann home run split +30 each\n",
+            "   1     1  +120 (+120)  -56 (-56)    -64 (-64)    Ann FL next (13);\n"
+            "                                                   Ann home run split +30 each\n"
+            "   2     5  +120 (+240)  -56 (-112)   -64 (-128)   Ann FL stays (13);\n"
+            "                                                   Ann home run split +30 each\n",
             id="equal-split",
         ),
     ],

@@ -367,7 +367,7 @@ def session(
                 _warn(f"{option} replaces the session's stakes: {where}: @{key} is not used")
             money = money or ledger.restaked  # the stake changed during the night: money is not units
             if spool is None:
-                _print_totals(ledger, fmt, style, money)
+                _print_totals(ledger, fmt, style, money, ", ".join(names), several)
                 return
             if explain not in (None, "*"):  # one pair: both must play in the night
                 try:
@@ -380,7 +380,8 @@ def session(
                 if first > ledger.deals:
                     raise _InvalidDeals([f"--deal {first}: {names[0]} has {ledger.deals} deals"])
                 results = (result for result in results if first <= result.number <= last)
-            _print_session(ledger, results, fmt, style, money, totals_only, ", ".join(names), explain)
+            width = spool.cell_width(money)
+            _print_session(ledger, results, fmt, style, money, totals_only, ", ".join(names), explain, several, width)
     except _InvalidDeals as invalid:
         for problem in invalid.problems:
             click.echo(f"Error: {bounded(problem)}", err=True)
@@ -396,11 +397,13 @@ class _InvalidDeals(Exception):
         self.problems = problems
 
 
-def _print_totals(ledger, fmt: str, style: str, money: bool) -> None:
+def _print_totals(ledger, fmt: str, style: str, money: bool, name: str, several: bool = False) -> None:
     from cpscore import formatting, session_views
 
-    if fmt == "table":
-        click.echo(session_views.render_totals(ledger, style, money), nl=False)
+    if fmt == "table":  # the rules and the stakes, then the totals
+        heading = session_views.title(ledger, name, money, several)
+        text = heading + "\n" + session_views.render_totals(ledger, style, money, True)
+        click.echo(text, nl=False)
     elif fmt in ("json", "jsonl"):
         data = {"rules": ledger.rules.id, "stake": ledger.first_stake, **session_views.totals_data(ledger)}
         text = formatting.render_json(data) if fmt == "json" else session_views.compact_json(data) + "\n"
@@ -410,7 +413,16 @@ def _print_totals(ledger, fmt: str, style: str, money: bool) -> None:
 
 
 def _print_session(
-    ledger, results, fmt: str, style: str, money: bool, totals_only: bool, name: str, explain: object = None
+    ledger,
+    results,
+    fmt: str,
+    style: str,
+    money: bool,
+    totals_only: bool,
+    name: str,
+    explain: object = None,
+    several: bool = False,
+    cell_width: int = 0,
 ) -> None:
     """Stream the deals in the chosen format, then the totals."""
     from cpscore import session_views
@@ -418,7 +430,7 @@ def _print_session(
     if totals_only:
         for _ in results:
             pass
-        _print_totals(ledger, fmt, style, money)
+        _print_totals(ledger, fmt, style, money, name, several)
         return
     if fmt == "jsonl":
         chunks = session_views.session_lines(ledger, results)
@@ -427,6 +439,6 @@ def _print_session(
     elif fmt == "csv":
         chunks = session_views.session_csv(results)
     else:
-        chunks = session_views.session_table(ledger, results, name, style, money, explain)
+        chunks = session_views.session_table(ledger, results, name, style, money, explain, several, cell_width)
     for chunk in chunks:
         click.echo(chunk, nl=False)
