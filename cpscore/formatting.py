@@ -60,6 +60,8 @@ def tabulated(
     if style not in multiline_formats:
         rows = [[cell.replace("\n", "; ") if "\n" in cell else cell for cell in row] for row in rows]
         widths = None
+    if style == "tsv":  # tabulate pads tsv cells with spaces and drops an empty last cell
+        return "\n".join("\t".join(row) for row in [headers, *rows])
     table: str = tabulate(
         rows, headers=headers, tablefmt=style, colalign=align, disable_numparse=True, maxcolwidths=widths
     )

@@ -463,11 +463,9 @@ class Spool:
 
     def cell_width(self, show_money: bool) -> int:
         """The width of the widest cell the session table's deal lines can have
-        (:class:`cpscore.session_views.DealLines`): ``+U (+T)``, with money ``+Uu +M (+T)``."""
+        (:class:`cpscore.session_views.DealLines`): ``+U (+T)``, and with money ``+M (+T)``."""
         units, money, total_units, total_money = (len(text_of(value)) + 1 for value in self.widest)
-        if show_money:
-            return units + 1 + 1 + money + 2 + total_money + 1
-        return units + 2 + total_units + 1
+        return max(units + 2 + total_units + 1, money + 2 + total_money + 1 if show_money else 0)
 
     def results(self, rules: RuleSet, stake: Amount) -> Iterator[DealResult]:
         """The deals kept, in order, with their records (:func:`settlement_of`)."""

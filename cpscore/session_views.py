@@ -118,24 +118,22 @@ def deal_notes(result: DealResult) -> str:
 #: The width the session table's deal lines keep to: notes wrap to stay within it.
 WIDTH = 80
 #: Narrower than this, the notes of a deal go on the lines under it.
-NOTES_MIN = 28
+NOTES_MIN = 24
 
 
 class DealLines:
     """The per-deal lines of the session table, written as deals arrive: each
-    player's units for the deal and (in brackets) so far; with money, the
-    units (``u``), the money for the deal and the money so far.  A new header
-    line whenever the players change.
+    player's units for the deal and (in brackets) so far; when money is not
+    simply units, a second line under it with the money for the deal and
+    (in brackets) so far.  A new header line whenever the players change.
 
-    In the default style each deal is one fixed-width line, written as it
-    comes; its notes wrap (between two notes where they can) so that no line
-    passes :data:`WIDTH` columns: in a Notes column when the players' cells
-    leave it :data:`NOTES_MIN` columns, else on the lines under the deal.  In another style the deals of one
-    header are kept and drawn as one table of that style when the players
-    change, or at the end (:meth:`flush`)."""
-
-    # The notes: in a Notes column when the cells leave it NOTES_MIN columns, else
-    # under the deal, from the first player's column; wrapped at WIDTH either way.
+    In the default style each deal is written as it comes, in fixed-width
+    columns; its notes wrap (between two notes where they can) so that no
+    line passes :data:`WIDTH` columns: in a Notes column when the players'
+    cells leave it :data:`NOTES_MIN` columns, else on the lines under the
+    deal.  In another style the deals of one header are kept and drawn as
+    one table of that style when the players change, or at the end
+    (:meth:`flush`); a cell holds the units and the money as two lines."""
 
     def __init__(self, show_money: bool = False, style: str = DEFAULT_STYLE, cell_width: int = 0) -> None:
         self.cell_width = cell_width  # the widest cell of the night (0: not known)
@@ -146,28 +144,34 @@ class DealLines:
         self.rows: list[list[str]] = []  # another style: the rows of the current table
         self.widths: list[int] = []
 
-    def _cells(self, result: DealResult) -> list[str]:
+    def _cells(self, result: DealResult) -> list[list[str]]:
+        """The deal's lines of cells, a cell a player: the units (so far), and
+        with money the money (so far); ``-`` for a player who sat it out."""
         running = result.running
         owners = result.settlement.owners
-        cells = []
-        if self.money:
-            played = {owner.name: (owner.units, owner.amount) for owner in owners}
-            for name in self.columns:
-                so_far = signed(running[name][1])
-                if name in played:
-                    units, amount = played[name]
-                    cells.append(f"{signed(units)}u {signed(amount)} ({so_far})")
-                else:
-                    cells.append(f"- ({so_far})")
-            return cells
         units_of = {owner.name: owner.units for owner in owners}
-        for name in self.columns:
-            so_far = signed(running[name][0])
-            cells.append(f"{signed(units_of[name])} ({so_far})" if name in units_of else f"- ({so_far})")
-        return cells
+        lines = [
+            [
+                f"{signed(units_of[name])} ({signed(running[name][0])})"
+                if name in units_of
+                else f"- ({signed(running[name][0])})"
+                for name in self.columns
+            ]
+        ]
+        if self.money:
+            money_of = {owner.name: owner.amount for owner in owners}
+            lines.append(
+                [
+                    f"{signed(money_of[name])} ({signed(running[name][1])})"
+                    if name in money_of
+                    else f"- ({signed(running[name][1])})"
+                    for name in self.columns
+                ]
+            )
+        return lines
 
     def line(self, result: DealResult) -> str:
-        """The text for one more deal: its line (and a header before it when
+        """The text for one more deal: its lines (and a header before them when
         the players change); in another style, a finished table or nothing yet."""
         owners = list(result.running)
         text = ""
@@ -190,20 +194,22 @@ class DealLines:
         cells = self._cells(result)
         notes = deal_notes(result)
         if self.style != DEFAULT_STYLE:
-            self.rows.append([str(result.number), str(result.line), *cells, notes])
+            joined = ["\n".join(lines) for lines in zip(*cells)]
+            self.rows.append([str(result.number), str(result.line), *joined, notes])
             return text
-        line = f"{result.number:>4}  {result.line:>4}  " + "  ".join(
-            _padded(cell, width) for cell, width in zip(cells, self.widths)
-        )
-        if not notes:
-            return text + line.rstrip() + "\n"
+        lines = ["  ".join(_padded(cell, width) for cell, width in zip(row, self.widths)) for row in cells]
         start = self._notes_column()
-        if WIDTH - start >= NOTES_MIN:  # in the Notes column, wrapped there
+        if notes and WIDTH - start >= NOTES_MIN:  # in the Notes column, wrapped there
             wrapped = _wrap(notes, WIDTH - start)
-            rest = "".join(" " * start + part + "\n" for part in wrapped[1:])
-            return text + line + "  " + wrapped[0] + "\n" + rest
-        # No room beside the units: the notes go under the deal, from the first player's column.
-        return text + line.rstrip() + "\n" + "".join(" " * 12 + part + "\n" for part in _wrap(notes, WIDTH - 12))
+            lines += [" " * (start - 14)] * (len(wrapped) - len(lines))  # the cells of a line, blank
+            lines = [line + "  " + part if part else line for line, part in zip(lines, [*wrapped, *[""] * len(lines)])]
+            below = []
+        else:  # no room beside the cells: the notes go under the deal, from the first player's column
+            below = _wrap(notes, WIDTH - 12) if notes else []
+        prefix = f"{result.number:>4}  {result.line:>4}  "
+        out = [(prefix if index == 0 else " " * 12) + line for index, line in enumerate(lines)]
+        out += [" " * 12 + part for part in below]
+        return text + "".join(line.rstrip() + "\n" for line in out)
 
     def _notes_column(self) -> int:
         return 12 + sum(width + 2 for width in self.widths)
@@ -216,12 +222,15 @@ class DealLines:
 
         headers = ["Deal", "Line", *self.columns, "Notes"]
         widths: list[int | None] | None = None
+        rows = self.rows
         if self.style in multiline_formats:  # the notes wrap so that the table keeps to WIDTH
-            used = sum(max(text_width(row[k]) for row in [headers, *self.rows]) + 3 for k in range(len(headers) - 1))
-            widths = [None] * (len(headers) - 1) + [max(NOTES_MIN, WIDTH - used - 4)]
-        rows = [[*row[:-1], row[-1].replace("; ", ";\n") if widths else row[-1]] for row in self.rows]
-        if widths:  # between two notes first; tabulate wraps a note longer than the column
-            rows = [[*row[:-1], "\n".join(_wrap(row[-1].replace(";\n", "; "), widths[-1] or WIDTH))] for row in rows]
+            used = sum(
+                max(text_width(part) for row in [headers, *rows] for part in row[k].split("\n")) + 3
+                for k in range(len(headers) - 1)
+            )
+            room = max(NOTES_MIN, WIDTH - used - 4)
+            widths = [None] * (len(headers) - 1) + [room]
+            rows = [[*row[:-1], "\n".join(_wrap(row[-1], room)) if row[-1] else ""] for row in rows]
         align = ["right", "right"] + ["left"] * (len(headers) - 2)
         self.rows = []
         return tabulated(rows, headers, self.style, align, widths) + "\n"
@@ -288,7 +297,7 @@ def render_totals(ledger: Ledger, style: str = DEFAULT_STYLE, show_money: bool =
     players = ledger.players()
     if versus and len(players) > 2:
         parts += [
-            "Head to head, the whole night: units won by each player (row) from each opponent (column):",
+            "Head to head over the night, units won by each player (row) from each (column):",
             "",
             _versus(ledger, 0, style),
             "",
@@ -583,7 +592,7 @@ def session_table(
     reasoning for each pair), then the totals and transfers."""
     heading = title(ledger, source, show_money, several)
     if show_money:
-        heading += "Each deal: units (u) and money won, and (in brackets) the money so far.\n"
+        heading += "Each deal: units on the first line, money on the second, so far in brackets.\n"
     lines = DealLines(show_money, style, cell_width)
     for result in results:  # the title waits for the first good deal
         yield heading + lines.line(result)

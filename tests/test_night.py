@@ -38,11 +38,11 @@ def test_a_stake_line_between_deals_sets_the_stake_from_the_next_deal():
     # The title names every stake of the night; each deal's line has its units and its own money.
     assert result.stdout.startswith(
         "Session stdin: rules 2-4\nStakes: 10 a unit; 20 a unit from deal 2; Amy:Bob 50 from deal 2\n"
-        "Each deal: units (u) and money won, and (in brackets) the money so far.\n"
+        "Each deal: units on the first line, money on the second, so far in brackets.\n"
     )
     assert (
-        "   2    10  +6u +180 (+200)  0u -60 (-80)     -6u -120 (-120)\n"
-        "            stake 20 from here; Amy:Bob stake 50 from here\n"
+        "   2    10  +6 (+8)      0 (-2)       -6 (-6)      stake 20 from here;\n"
+        "            +180 (+200)  -60 (-80)    -120 (-120)  Amy:Bob stake 50 from here\n"
     ) in result.stdout
     assert "Amy            +8     +200\nBob            -2      -80\nCy             -6     -120\n" in result.stdout
     deals = [json.loads(line) for line in cli("session", "--format", "jsonl", "-", input=NIGHT).stdout.splitlines()]
@@ -92,8 +92,11 @@ def test_several_files_are_one_night(tmp_path):
     out = result.stdout.replace(str(tmp_path) + "/", "")
     assert out.startswith("Session a.txt, b.txt: rules 2-4\nStakes: 10 a unit; 30 a unit from b.txt deal 1\n")
     assert "\n\na.txt:\nDeal  Line" in out
-    assert "\nb.txt:\nDeal  Line  Amy              Bob              Cy\n" in out
-    assert "   1     3  +6u +180 (+200)  0u 0 (-20)       -6u -180 (-180)\n            stake 30 from here\n" in out
+    assert "\nb.txt:\nDeal  Line  Amy          Bob          Cy           Notes\n" in out
+    assert (
+        "   1     3  +6 (+8)      0 (-2)       -6 (-6)      stake 30 from here\n"
+        "            +180 (+200)  0 (-20)      -180 (-180)\n"
+    ) in out
     assert "Amy            +8     +200\nBob            -2      -20\nCy             -6     -180\n" in out
     lines = [
         json.loads(line) for line in cli("session", "--format", "jsonl", str(first), str(second)).stdout.splitlines()

@@ -228,15 +228,15 @@ def test_session_table(night):
         ok("session", str(night))
         == f"""\
 Session {night}: rules ofc, stake 10 a unit
-Each deal: units (u) and money won, and (in brackets) the money so far.
+Each deal: units on the first line, money on the second, so far in brackets.
 
-Deal  Line  Amy                Bob                Cy
-   1     5  +29u +290 (+290)   -8u -80 (-80)      -21u -210 (-210)
-            Amy FL next (13)
-   2     9  +60u +600 (+890)   -26u -260 (-340)   -34u -340 (-550)
-            Amy FL stays (13)
-   3    13  +55u +550 (+1440)  -53u -530 (-870)   -2u -20 (-570)
-            Amy FL leaves; Bob FOUL; Cy surrenders
+Deal  Line  Amy           Bob           Cy            Notes
+   1     5  +29 (+29)     -8 (-8)       -21 (-21)     Amy FL next (13)
+            +290 (+290)   -80 (-80)     -210 (-210)
+   2     9  +60 (+89)     -26 (-34)     -34 (-55)     Amy FL stays (13)
+            +600 (+890)   -260 (-340)   -340 (-550)
+   3    13  +55 (+144)    -53 (-87)     -2 (-57)      Amy FL leaves; Bob FOUL;
+            +550 (+1440)  -530 (-870)   -20 (-570)    Cy surrenders
 
 Totals after 3 deals:
 
@@ -246,7 +246,7 @@ Amy          +144    +1440
 Bob           -87     -870
 Cy            -57     -570
 
-Head to head, the whole night: units won by each player (row) from each opponent (column):
+Head to head over the night, units won by each player (row) from each (column):
 
        Amy    Bob    Cy    Total
 ---  -----  -----  ----  -------

@@ -1378,14 +1378,15 @@ SESSION = DEALS["three"] + "\n" + DEALS["three"]
         ),
         pytest.param(
             "capsession.toml",
-            # Money differs from units (the cap cuts it): each cell has the deal's units and money and
-            # the money so far; the notes do not fit beside them and go under the deal, wrapped at 80.
-            "Deal  Line  Ann             Ben             Cat\n"
-            "   1     1  +56u +40 (+40)  -27u -27 (-27)  -29u -13 (-13)\n"
-            "            Cat pays Ann 12, not 28 (session cap 40: Ann at +40)\n"
-            "   2     5  +56u 0 (+40)    -27u +1 (-26)   -29u -1 (-14)\n"
-            "            Ben pays Ann 0, not 28 (session cap 40: Ann at +40);\n"
-            "            Cat pays Ann 0, not 28 (session cap 40: Ann at +40)\n",
+            # Money differs from units (the cap cuts it): each deal has the units on its first line,
+            # the money on its second; the notes wrap in their column to keep to 80 columns.
+            "Deal  Line  Ann          Ben          Cat          Notes\n"
+            "   1     1  +56 (+56)    -27 (-27)    -29 (-29)    Cat pays Ann 12, not 28\n"
+            "            +40 (+40)    -27 (-27)    -13 (-13)    (session cap 40: Ann at +40)\n"
+            "   2     5  +56 (+112)   -27 (-54)    -29 (-58)    Ben pays Ann 0, not 28\n"
+            "            0 (+40)      +1 (-26)     -1 (-14)     (session cap 40: Ann at +40);\n"
+            "                                                   Cat pays Ann 0, not 28\n"
+            "                                                   (session cap 40: Ann at +40)\n",
             id="session-cap",
         ),
         pytest.param(
