@@ -453,13 +453,22 @@ class Spool:
         self.file.write(len(data).to_bytes(4, "little") + data)
         self.count += 1
         widest = self.widest
-        values = [(0, value) for value in outcome.units] + [(1, value) for value in outcome.money]
+        units_max, money_max, total_units, total_money = widest
+        for value in outcome.units:
+            if value > units_max or -value > units_max:
+                units_max = -value if value < 0 else value
+        for value in outcome.money:
+            if value > money_max or -value > money_max:
+                money_max = -value if value < 0 else value
+        running_units, running_money = ledger.units, ledger.money
         for seat in deal.seats:
-            values += [(2, ledger.units[seat.owner]), (3, ledger.money[seat.owner])]
-        for index, value in values:
-            size = -value if value < 0 else value
-            if size > widest[index]:
-                widest[index] = size
+            value = running_units[seat.owner]
+            if value > total_units or -value > total_units:
+                total_units = -value if value < 0 else value
+            value = running_money[seat.owner]
+            if value > total_money or -value > total_money:
+                total_money = -value if value < 0 else value
+        self.widest = [units_max, money_max, total_units, total_money]
 
     def cell_width(self, show_money: bool) -> int:
         """The width of the widest cell the session table's deal lines can have

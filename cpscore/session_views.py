@@ -243,6 +243,8 @@ def _padded(text: str, width: int) -> str:
 def _wrap(notes: str, width: int) -> list[str]:
     """Notes (``"a; b; c"``) in lines of at most ``width`` columns, broken
     between two notes where they can be, a note longer than a line between words."""
+    if text_width(notes) <= width:
+        return [notes]
     import textwrap
 
     lines: list[str] = []
@@ -257,7 +259,10 @@ def _wrap(notes: str, width: int) -> list[str]:
     lines.append(current)
     out: list[str] = []
     for line in lines:
-        out += textwrap.wrap(line, width, break_long_words=True, break_on_hyphens=False) or [line]
+        if text_width(line) <= width:
+            out.append(line)
+        else:
+            out += textwrap.wrap(line, width, break_long_words=True, break_on_hyphens=False) or [line]
     return out
 
 
