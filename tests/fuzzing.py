@@ -913,7 +913,7 @@ OPTIONS = {
     "check": ["--rules", "--spade-bonus", "--fantasyland", "--format", "--style"],
     "session": ["--rules", "--spade-bonus", "--stake", "--pair-stake", "--buy-in", "--race", "--totals",
                 "--skip-invalid", "--format", "--style", "--explain"],
-    "add": ["--rules", "--surrender", "--waive", "--new-player"],
+    "add": ["--rules", "--surrender", "--waive", "--new-player", "--players", "--stake", "--pair-stake"],
     "stats": ["--rules", "--spade-bonus", "--stake", "--pair-stake", "--buy-in", "--skip-invalid", "--format", "--style"],
     "undo": [],
     "remove": [],
@@ -1021,7 +1021,10 @@ def random_session_text(rng: random.Random, files: dict) -> tuple[str, list[str]
     if rng.random() < 0.1:
         lines.append("@buy-in " + (random_amount(rng) if rng.random() < 0.5 else rng.choice(["30", "100", "5"])))
     if rng.random() < 0.05:
-        lines.append(rng.choice(["@rules ofc", "@stake 2", "@bogus", "@", "@rules", "@buy-in"]))
+        lines.append(rng.choice(["@rules ofc", "@stake 2", "@bogus", "@", "@rules", "@buy-in", "@players"]))
+    if rng.random() < 0.25:  # seats named once
+        seated = list(names) if rng.random() < 0.8 else [*names, random_name(rng)]
+        lines.append("@players " + (", " if rng.random() < 0.3 else " ").join(seated))
     header = "\n".join(lines)
     deals = []
     for _ in range(rng.choice([1, 1, 2, 2, 3, 3, 4, 6])):
@@ -1032,7 +1035,15 @@ def random_session_text(rng: random.Random, files: dict) -> tuple[str, list[str]
             players.remove(rng.choice(players))
         if rng.random() < 0.3:
             rng.shuffle(players)
-        deals.append(deal_text(rng, random_entries(rng, players, markers=rng.random() < 0.3)).rstrip("\n"))
+        text = deal_text(rng, random_entries(rng, players, markers=rng.random() < 0.3)).rstrip("\n")
+        if rng.random() < 0.1:  # the seats or the stake change from this deal on
+            text = (
+                rng.choice(["@players ", "@stake ", "@players "])
+                + rng.choice([" ".join(players), ", ".join(players), random_amount(rng), players[0]])
+                + "\n"
+                + text
+            )
+        deals.append(text)
     separator = rng.choice(["\n\n"] * 10 + ["\n\n\n", "\n \n", "\n\t\n", "\n# between\n\n"])
     text = (header + "\n\n" if header else "") + separator.join(deals) + "\n"
     return text, names
@@ -1102,13 +1113,26 @@ def gen_add(rng: random.Random) -> Case:
         players.append(random_name(rng))
     entries = random_entries(rng, players, markers=rng.random() < 0.2)
     stdin = None
-    if rng.random() < 0.75:
+    seated = rng.random() < 0.3  # the hands alone, in seat order ('-': sits out)
+    if seated:
+        hands = [hand if rng.random() < 0.85 else "-" for _, hand in entries]
+        if rng.random() < 0.1:
+            hands.append(rng.choice(["-", entries[0][1]]))
+        if rng.random() < 0.5:
+            groups.append(["--players", (", " if rng.random() < 0.3 else " ").join(name for name, _ in entries)])
+        if rng.random() < 0.1:
+            stdin, hands = encode(rng, "\n".join(hands) + "\n"), []
+    elif rng.random() < 0.75:
         hands = [f"{name}={hand}" for name, hand in entries]
     else:
         hands = []
         stdin = encode(rng, deal_text(rng, entries))
     if rng.random() < 0.25:
         groups.append(_rules_args(rng, files, chance=1.0))
+    if rng.random() < 0.2:
+        groups.append(["--stake", random_amount(rng)])
+    if rng.random() < 0.1 and len(players) > 1:
+        groups.append(["--pair-stake", f"{players[0]}:{players[1]}={random_amount(rng)}"])
     groups += _player_options(rng, players, ("--surrender", "--waive", "--new-player"))
     args = ["add", *_shuffle_groups(rng, groups), target, *hands]
     return Case("add", args, files, stdin)
