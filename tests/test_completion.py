@@ -53,14 +53,17 @@ def answer(words, shell="bash"):
     return result.stdout
 
 
-def completions(*words):
-    """The words bash is offered after ``words``: plain ones as themselves,
-    the shell's own file and folder completion as ``<file>`` and ``<dir>``."""
-    offered = []
-    for line in filter(None, answer(list(words)).splitlines()):  # no completion is an empty line
-        kind, _, value = line.partition(",")
-        offered.append(value if kind == "plain" else f"<{kind}>")
-    return offered
+def completions(*words, shell="zsh"):
+    """The words the shell is offered after ``words``: plain ones as
+    themselves, the shell's own file and folder completion as ``<file>`` and
+    ``<dir>``.  (zsh and fish give words whole; bash cuts them at ':' and
+    '=', see BASH_CASES.)"""
+    lines = answer(list(words), shell).splitlines()
+    if shell == "bash":
+        items = [line.partition(",")[::2] for line in lines if line]  # type,value
+    else:
+        items = [(lines[index], lines[index + 1]) for index in range(0, len(lines) - 1, 3)]  # type, value, help
+    return [value.replace("\\:", ":") if kind == "plain" else f"<{kind}>" for kind, value in items]
 
 
 @pytest.fixture
@@ -166,6 +169,55 @@ CASES = [
 @pytest.mark.parametrize(("words", "expected"), [case[1:] for case in CASES], ids=[case[0] for case in CASES])
 def test_completions(folder, words, expected):
     assert completions(*words) == expected
+
+
+# Bash cuts a word at ':' and '=' (COMP_WORDBREAKS): Amy:B reaches cpscore as
+# Amy, :, B, and bash replaces only what follows the last cut.
+BASH_CASES = [
+    ("commands", ["s"], ["score", "session", "stats"]),
+    ("presets", ["check", "--rules", "p"], ["pineapple", "pusoy", "pineapple-ru"]),
+    ("--surrender", ["add", "night.txt", "--surrender", ""], ["Amy", "Bob", "Cy", "Dee"]),
+    ("--pair-stake first player", ["session", "night.txt", "--pair-stake", "B"], ["Bob:"]),
+    ("--pair-stake after ':'", ["session", "night.txt", "--pair-stake", "Amy", ":"], ["Bob=", "Cy=", "Dee="]),
+    ("--pair-stake after ':', started", ["stats", "night.txt", "--pair-stake", "Amy", ":", "C"], ["Cy="]),
+    ("--pair-stake amount", ["session", "night.txt", "--pair-stake", "Amy", ":", "Bob", "="], []),
+    ("--pair-stake no such player", ["session", "night.txt", "--pair-stake", "Zed", ":"], []),
+    ("--explain-pair after ':'", ["session", "night.txt", "--explain-pair", "Bob", ":"], ["Amy", "Cy", "Dee"]),
+    (
+        "after a whole pair stake",
+        ["session", "night.txt", "--pair-stake", "Amy", ":", "Bob", "=", "10", "--pair-stake", "C"],
+        ["Cy:"],
+    ),
+    ("--option=", ["score", "--rules", "="], [*PRESETS, "<dir>", "house.toml"]),
+    ("--option=value", ["score", "--style", "=", "g"], ["github", "grid"]),
+    ("--option=A:", ["session", "night.txt", "--pair-stake", "=", "Amy", ":", "B"], ["Bob="]),
+    ("NAME=HAND", ["score", "Amy", "=", "x", "Bob[1]", "=", "y", "--waive", ""], ["Amy", "Bob[1]"]),
+]
+
+
+@pytest.mark.parametrize(("words", "expected"), [case[1:] for case in BASH_CASES], ids=[case[0] for case in BASH_CASES])
+def test_bash_completions(folder, words, expected):
+    assert completions(*words, shell="bash") == expected
+
+
+OPTION_VALUE_CASES = [
+    ("--rules=ta", ["score", "--rules=ta"], ["--rules=taiwanese"]),
+    ("--style=gi", ["check", "--style=gi"], ["--style=github"]),
+    ("--pair-stake=A", ["session", "night.txt", "--pair-stake=A"], ["--pair-stake=Amy:"]),
+    ("--pair-stake=Amy:C", ["session", "night.txt", "--pair-stake=Amy:C"], ["--pair-stake=Amy:Cy="]),
+]
+
+
+@pytest.mark.parametrize("shell", ["zsh", "fish"])
+@pytest.mark.parametrize(
+    ("words", "expected"), [case[1:] for case in OPTION_VALUE_CASES], ids=[case[0] for case in OPTION_VALUE_CASES]
+)
+def test_zsh_and_fish_replace_an_option_value_word_whole(folder, shell, words, expected):
+    if shell == "fish":
+        expected = [f"plain,{value}" for value in expected]
+        assert [line.partition("\t")[0] for line in answer(words, "fish").splitlines()] == expected
+    else:
+        assert completions(*words) == expected
 
 
 def test_every_style_is_offered(folder):
@@ -286,6 +338,9 @@ def test_the_completion_scripts(shell):
     assert (result.exit_code, result.stderr) == (0, "")
     assert f"_CPSCORE_COMPLETE={shell}_complete" in result.stdout
     assert "_cpscore_completion" in result.stdout
+    no_space = {"bash": "compopt -o nospace", "zsh": "compadd -S '' -U -V unsorted -a completions_no_space"}
+    if shell in no_space:  # cpscore's change to click's script is there: no space after Amy: and Amy:Bob=
+        assert no_space[shell] in result.stdout
 
 
 def test_bash_completes_with_the_readme_line(tmp_path):
@@ -296,15 +351,18 @@ def test_bash_completes_with_the_readme_line(tmp_path):
     (tmp_path / "night.txt").write_text(NIGHT, encoding="utf-8")
     script = """
         eval "$(_CPSCORE_COMPLETE=bash_source cpscore)"
-        for line in 'cpscore score --rules ta' 'cpscore add night.txt --surrender '; do
-            read -ra COMP_WORDS <<< "$line"
-            [[ $line == *' ' ]] && COMP_WORDS+=('')
+        compopt() { local IFS=" "; echo "(compopt $*)"; }  # the builtin works only in a completion bash runs
+        tab() {
+            COMP_WORDS=("$@")
             COMP_CWORD=$(( ${#COMP_WORDS[@]} - 1 ))
             COMPREPLY=()
             _cpscore_completion cpscore
             echo "${COMPREPLY[*]}"
-        done
+        }
+        tab cpscore score --rules ta
+        tab cpscore add night.txt --surrender ''
+        tab cpscore add night.txt --pair-stake Amy : B
     """
     env = {**os.environ, "PATH": f"{tmp_path}{os.pathsep}{os.environ['PATH']}"}
     result = subprocess.run(["bash", "-c", script], cwd=tmp_path, env=env, capture_output=True, text=True, timeout=30)
-    assert (result.stdout, result.stderr) == ("taiwanese\nAmy Bob Cy Dee\n", "")
+    assert (result.stdout, result.stderr) == ("taiwanese\nAmy Bob Cy Dee\n(compopt -o nospace)\nBob=\n", "")

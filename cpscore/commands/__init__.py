@@ -122,9 +122,15 @@ class _Commands(click.Group):
         return items + click.Command.shell_complete(self, ctx, incomplete)
 
     def _main_shell_completion(self, ctx_args, prog_name, complete_var=None) -> None:
-        """click's answer to the shell's TAB, which exits; if it fails (a word
-        that cannot be written back), no completion rather than a traceback."""
+        """click's answer to the shell's TAB, which exits (with cpscore's bash
+        and zsh scripts, see :mod:`cpscore.commands._completion`); if it fails
+        (a word that cannot be written back), no completion rather than a
+        traceback."""
         try:
+            if any(name.endswith("_COMPLETE") for name in os.environ):  # perhaps the shell asking
+                from cpscore.commands._completion import use_cpscore_shells
+
+                use_cpscore_shells()
             super()._main_shell_completion(ctx_args, prog_name, complete_var)
         except Exception:
             sys.exit(1)

@@ -16,6 +16,11 @@ here, which offers
   ``NAME=HAND`` arguments;
 * for a file argument: the shell's own file completion.
 
+:func:`use_cpscore_shells` makes bash and zsh complete ``A:B=`` as fish does:
+no space after a value that ends in ``:`` or ``=``, and, in bash, the word
+``Amy:B`` whole (bash cuts it at ``:`` and ``=``); and every shell complete
+``--rules=o`` as ``--rules=ofc``.
+
 This module is imported only when the shell asks, never on a run.  Nothing
 here raises or prints (a TAB must never show a traceback): a file that is
 missing, unreadable, not a regular file or not a session gives no names, and
@@ -29,7 +34,7 @@ import stat
 from typing import TYPE_CHECKING
 
 import click
-from click.shell_completion import CompletionItem
+from click.shell_completion import BashComplete, CompletionItem, FishComplete, ZshComplete, add_completion_class
 
 if TYPE_CHECKING:
     from collections.abc import Callable, Iterable
@@ -241,3 +246,134 @@ _KINDS: dict[str, Callable[[click.Context, click.Parameter, str], list[Completio
     "players": _players,
     "pairs": _pairs,
 }
+
+
+def use_cpscore_shells() -> None:
+    """Complete with :class:`_Bash`, :class:`_Zsh` and :class:`_Fish`: click's,
+    which would leave ``A:B=`` pairs uncompletable in bash, add a space after
+    ``Amy:`` in bash and zsh, and offer ``ofc`` for ``--rules=o``, which zsh
+    and fish put in place of the whole word."""
+    add_completion_class(_Bash)
+    add_completion_class(_Zsh)
+    add_completion_class(_Fish)
+
+
+#: What cpscore adds to click's scripts: no space after a plain value that ends
+#: in ``:`` or ``=`` (``Amy:``, ``Amy:Bob=``), which a second TAB or an amount
+#: continues.  If click's script changes so that an anchor is gone, it is used
+#: as it is (tests/test_completion.py checks the change is there).
+_NO_SPACE = {
+    "bash": [
+        (
+            "            COMPREPLY+=($value)\n",
+            "            COMPREPLY+=($value)\n            [[ $value == *[:=] ]] && compopt -o nospace\n",
+        )
+    ],
+    "zsh": [
+        ("    local -a response\n", "    local -a response\n    local -a completions_no_space\n"),
+        (
+            '            if [[ "$descr" == "_" ]]; then\n',
+            '            if [[ "$descr" == "_" && "$key" == *[:=] ]]; then\n'
+            '                completions_no_space+=("$key")\n'
+            '            elif [[ "$descr" == "_" ]]; then\n',
+        ),
+        (
+            '    if [ -n "$completions" ]; then\n',
+            '    if [ -n "$completions_no_space" ]; then\n'
+            "        compadd -S '' -U -V unsorted -a completions_no_space\n"
+            "    fi\n\n"
+            '    if [ -n "$completions" ]; then\n',
+        ),
+    ],
+}
+
+
+def _script(template: str, shell: str) -> str:
+    """Click's completion script for ``shell`` with :data:`_NO_SPACE` added."""
+    edited = template
+    for old, new in _NO_SPACE[shell]:
+        if edited.count(old) != 1:
+            return template
+        edited = edited.replace(old, new)
+    return edited
+
+
+#: The characters at which bash cuts a word for completion (of its
+#: COMP_WORDBREAKS, those a cpscore word holds: ``Amy:Bob=10``, ``--rules=ofc``).
+_BREAKS = ":="
+
+
+class _Bash(BashComplete):
+    """Click's bash completion, with the words bash cut at ``:`` and ``=``
+    joined again (``Amy``, ``:``, ``B`` is ``Amy:B``), and each value given
+    back as the part after the last cut, which is what bash replaces."""
+
+    source_template = _script(BashComplete.source_template, "bash")
+
+    def get_completion_args(self) -> tuple[list[str], str]:
+        args, incomplete = super().get_completion_args()
+        if not incomplete:  # a new word, after a space
+            return _joined(args), ""
+        words = _joined([*args, incomplete])
+        return words[:-1], words[-1]
+
+    def get_completions(self, args: list[str], incomplete: str) -> list[CompletionItem]:
+        tail = incomplete[max(map(incomplete.rfind, _BREAKS)) + 1 :]
+        return _replacing(super().get_completions(args, incomplete), incomplete, len(incomplete) - len(tail))
+
+
+def _joined(words: list[str]) -> list[str]:
+    """The words with those made of :data:`_BREAKS` alone joined to the words
+    either side of them, as they were typed (a cpscore word never is ``:`` or
+    ``=`` alone)."""
+    joined: list[str] = []
+    glue = False
+    for word in words:
+        if word and not word.strip(_BREAKS):
+            if joined:
+                joined[-1] += word
+            else:
+                joined.append(word)
+            glue = True
+        elif glue:
+            joined[-1] += word
+            glue = False
+        else:
+            joined.append(word)
+    return joined
+
+
+def _replacing(items: list[CompletionItem], incomplete: str, kept: int) -> list[CompletionItem]:
+    """The values as the shell puts them in place of the word typed but its
+    first ``kept`` characters: click's values complete the word, or in
+    ``--option=value`` what follows ``=``, which zsh and fish replace with
+    the whole word (bash only the part after its last cut, :class:`_Bash`)."""
+    value = incomplete.partition("=")[2] if incomplete[:1] == "-" and "=" in incomplete else incomplete
+    before = incomplete[: len(incomplete) - len(value)]
+    if not before and not kept:
+        return items
+    replaced = []
+    for item in items:
+        whole = before + item.value
+        if item.type != "plain":
+            replaced.append(item)
+        elif whole.startswith(incomplete[:kept]):
+            replaced.append(CompletionItem(whole[kept:], type=item.type, help=item.help))
+    return replaced
+
+
+class _Zsh(ZshComplete):
+    """Click's zsh completion, with no space after ``Amy:`` and ``Amy:Bob=``,
+    and ``--option=value`` completed whole."""
+
+    source_template = _script(ZshComplete.source_template, "zsh")
+
+    def get_completions(self, args: list[str], incomplete: str) -> list[CompletionItem]:
+        return _replacing(super().get_completions(args, incomplete), incomplete, 0)
+
+
+class _Fish(FishComplete):
+    """Click's fish completion, with ``--option=value`` completed whole."""
+
+    def get_completions(self, args: list[str], incomplete: str) -> list[CompletionItem]:
+        return _replacing(super().get_completions(args, incomplete), incomplete, 0)
