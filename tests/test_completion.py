@@ -298,6 +298,20 @@ def test_only_the_start_of_a_big_file_is_read(tmp_path, monkeypatch):
     assert completions("add", "night.txt", "--surrender", "") == ["Amy", "Bob", "Cy", "Dee", "Eve"]
 
 
+def test_a_tab_loads_no_rules(folder, monkeypatch):
+    """The --rules callback is not run while completing: no rule set is built,
+    and no rule file read (one could be a named pipe, which would never end)."""
+    import cpscore.rules
+
+    loaded = []
+    monkeypatch.setattr(cpscore.rules, "load_rules_file", lambda path: loaded.append(path))
+    monkeypatch.setattr(cpscore.rules, "get_rules", lambda name: loaded.append(name))
+    assert completions("score", "--rules", "house.toml", "--st") == ["--stake", "--style"]
+    assert completions("session", "night.txt", "--rules", "ofc", "--st") == ["--stake", "--style"]
+    assert completions("check", "--st") == ["--style"]  # the default, 2-4
+    assert loaded == []
+
+
 def test_a_failing_completer_offers_nothing(monkeypatch):
     def broken(ctx, param, incomplete):
         raise RuntimeError("a bug")

@@ -173,7 +173,11 @@ def _style_option(function):
 
 def _load_rules(ctx: click.Context, param: click.Parameter | None, value: str):
     """A preset name (a bad one is a bad option value) or a rule file (whose
-    errors name the file and the setting, on one line)."""
+    errors name the file and the setting, on one line).  Not while the shell
+    completes (click's resilient parse): a TAB needs no rules, and reading a
+    rule file could wait on a named pipe."""
+    if ctx.resilient_parsing:
+        return value
     from cpscore.errors import RulesError
     from cpscore.rules import get_rules, is_rule_file, load_rules_file
 
