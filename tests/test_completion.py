@@ -95,13 +95,13 @@ CASES = [
     ("add options --p", ["add", "night.txt", "--p"], ["--players", "--pair-stake"]),
     ("--format is a choice", ["session", "--format", "j"], ["json", "jsonl"]),
     # --rules: presets, then rule files and folders
-    ("presets and files", ["score", "--rules", ""], [*PRESETS, "<dir>", "house.toml"]),
+    ("presets and files", ["score", "--rules", ""], ["<dir>", *PRESETS, "house.toml"]),
     ("presets p", ["check", "--rules", "p"], ["pineapple", "pusoy", "pineapple-ru"]),
     ("presets ofc", ["arrange", "--rules", "ofc"], ["ofc", "ofc-western"]),
     ("preset t, session", ["session", "--rules", "t"], ["taiwanese"]),
     ("preset m, stats", ["stats", "--rules", "m"], ["maubinh"]),
     ("preset c, add", ["add", "night.txt", "--rules", "c"], ["capsa"]),
-    ("preset s and a folder, play", ["play", "night.txt", "--rules", "s"], ["shisanshui", "<dir>"]),
+    ("preset s and a folder, play", ["play", "night.txt", "--rules", "s"], ["<dir>", "shisanshui"]),
     ("preset, rules show", ["rules", "show", "2"], ["2-4"]),
     ("a rule file", ["score", "--rules", "h"], ["house.toml"]),
     ("a rule file in a folder", ["score", "--rules", "sub/"], ["sub/club.toml"]),
@@ -188,7 +188,7 @@ BASH_CASES = [
         ["session", "night.txt", "--pair-stake", "Amy", ":", "Bob", "=", "10", "--pair-stake", "C"],
         ["Cy:"],
     ),
-    ("--option=", ["score", "--rules", "="], [*PRESETS, "<dir>", "house.toml"]),
+    ("--option=", ["score", "--rules", "="], ["<dir>", *PRESETS, "house.toml"]),
     ("--option=value", ["score", "--style", "=", "g"], ["github", "grid"]),
     ("--option=A:", ["session", "night.txt", "--pair-stake", "=", "Amy", ":", "B"], ["Bob="]),
     ("NAME=HAND", ["score", "Amy", "=", "x", "Bob[1]", "=", "y", "--waive", ""], ["Amy", "Bob[1]"]),
@@ -363,6 +363,7 @@ def test_bash_completes_with_the_readme_line(tmp_path):
     (tmp_path / "cpscore").write_text(f'#!/bin/sh\nexec {shlex.quote(sys.executable)} -m cpscore "$@"\n')
     (tmp_path / "cpscore").chmod(0o755)
     (tmp_path / "night.txt").write_text(NIGHT, encoding="utf-8")
+    (tmp_path / "pool").mkdir()
     script = """
         eval "$(_CPSCORE_COMPLETE=bash_source cpscore)"
         compopt() { local IFS=" "; echo "(compopt $*)"; }  # the builtin works only in a completion bash runs
@@ -373,10 +374,13 @@ def test_bash_completes_with_the_readme_line(tmp_path):
             _cpscore_completion cpscore
             echo "${COMPREPLY[*]}"
         }
-        tab cpscore score --rules ta
+        tab cpscore score --rules p  # and the folder pool/: shown by bash only when nothing else is
         tab cpscore add night.txt --surrender ''
         tab cpscore add night.txt --pair-stake Amy : B
     """
     env = {**os.environ, "PATH": f"{tmp_path}{os.pathsep}{os.environ['PATH']}"}
     result = subprocess.run(["bash", "-c", script], cwd=tmp_path, env=env, capture_output=True, text=True, timeout=30)
-    assert (result.stdout, result.stderr) == ("taiwanese\nAmy Bob Cy Dee\n(compopt -o nospace)\nBob=\n", "")
+    assert (result.stdout, result.stderr) == (
+        "(compopt -o dirnames)\npineapple pusoy pineapple-ru\nAmy Bob Cy Dee\n(compopt -o nospace)\nBob=\n",
+        "",
+    )

@@ -58,8 +58,9 @@ def complete(kind: str, ctx: click.Context, param: click.Parameter, incomplete: 
 
 def _rules(ctx: click.Context, param: click.Parameter, incomplete: str) -> list[CompletionItem]:
     """The presets that start with ``incomplete`` (with their summary), then
-    the rule files and folders.  (Bash shows the folders only when nothing
-    else matches: its completion script lets a folder item stand only alone.)"""
+    the rule files, after the folder item if there is one: bash's script
+    drops what came before a folder item, and shows the folders only when
+    nothing else is offered."""
     items = []
     if "/" not in incomplete:
         from cpscore.rules import get_rules, preset_names
@@ -67,7 +68,7 @@ def _rules(ctx: click.Context, param: click.Parameter, incomplete: str) -> list[
         items = [
             CompletionItem(name, help=get_rules(name).summary) for name in preset_names() if name.startswith(incomplete)
         ]
-    return items + _rule_files(incomplete)
+    return sorted(items + _rule_files(incomplete), key=lambda item: item.type != "dir")
 
 
 def _rule_files(incomplete: str) -> list[CompletionItem]:
