@@ -95,13 +95,45 @@ class _Commands(click.Group):
     def list_commands(self, ctx: click.Context) -> list[str]:
         """Every command (which imports every command module): those with an
         ``ORDER`` by it, then the others by name."""
-        names = {*self.commands, *self._command_names()}
+        return self._listed(ctx, "")
+
+    def _listed(self, ctx: click.Context, start: str) -> list[str]:
+        """The commands whose name starts with ``start``, in their order;
+        only their modules are imported."""
+        names = {name for name in (*self.commands, *self._command_names()) if name.startswith(start)}
 
         def place(name: str) -> tuple[bool, float, str]:
             order = None if name in self.commands else getattr(self._module(name), "ORDER", None)
             return (order is None, order or 0, name)
 
         return sorted((name for name in names if self.get_command(ctx, name) is not None), key=place)
+
+    def shell_complete(self, ctx: click.Context, incomplete: str):
+        """The commands that start with ``incomplete``, with their help (a TAB
+        imports the modules of those alone), and the group's options."""
+        from click.shell_completion import CompletionItem
+
+        commands = [(name, self.get_command(ctx, name)) for name in self._listed(ctx, incomplete)]
+        items = [
+            CompletionItem(name, help=command.get_short_help_str())
+            for name, command in commands
+            if command and not command.hidden
+        ]
+        return items + click.Command.shell_complete(self, ctx, incomplete)
+
+    def _main_shell_completion(self, ctx_args, prog_name, complete_var=None) -> None:
+        """click's answer to the shell's TAB, which exits (with cpscore's bash
+        and zsh scripts, see :mod:`cpscore.commands._completion`); if it fails
+        (a word that cannot be written back), no completion rather than a
+        traceback."""
+        try:
+            if any(name.endswith("_COMPLETE") for name in os.environ):  # perhaps the shell asking
+                from cpscore.commands._completion import use_cpscore_shells
+
+                use_cpscore_shells()
+            super()._main_shell_completion(ctx_args, prog_name, complete_var)
+        except Exception:
+            sys.exit(1)
 
     def resolve_command(self, ctx: click.Context, args: list[str]):
         try:

@@ -60,6 +60,19 @@ def _warn(message: str, prefix: str = "Warning: ") -> None:
     _NOTES.append(prefix + bounded(message))
 
 
+def _completer(kind: str):
+    """A ``shell_complete`` function for a parameter: the completions of
+    ``kind`` (see :mod:`cpscore.commands._completion`, imported only when the
+    shell asks for them, on a TAB)."""
+
+    def complete(ctx: click.Context, param: click.Parameter, incomplete: str):
+        from cpscore.commands._completion import complete
+
+        return complete(kind, ctx, param, incomplete)
+
+    return complete
+
+
 def _spade_bonus_option(function):
     return click.option(
         "--spade-bonus",
@@ -78,6 +91,7 @@ def _stake_options(stake_help: str, pair_help: str):
             multiple=True,
             callback=_load_pair_stakes,
             metavar="A:B=AMOUNT",
+            shell_complete=_completer("pairs"),
             help=pair_help,
         )(function)
         return click.option("--stake", callback=_load_stake, metavar="AMOUNT", help=stake_help)(function)
@@ -94,6 +108,7 @@ def _rules_option(function):
         show_default=True,
         metavar="NAME|FILE",
         callback=_load_rules,
+        shell_complete=_completer("rules"),
         help="Rule set: a preset (2-4, 1-6, ofc, taiwanese, shisanshui, maubinh, ...; "
         "'cpscore rules' lists them) or a rule file (.toml).",
     )(function)
@@ -114,6 +129,7 @@ def _explain_option(function):
         "explain_pair",
         metavar="A:B",
         callback=_load_explain,
+        shell_complete=_completer("pairs"),
         help="Explain only the pair of A and B.",
     )(function)
     return click.option(
@@ -150,13 +166,18 @@ def _style_option(function):
         default="simple",
         show_default=True,
         metavar="STYLE",
+        shell_complete=_completer("styles"),
         help="Table style, any tabulate format: simple, grid, github, rounded_outline, plain, ...",
     )(function)
 
 
 def _load_rules(ctx: click.Context, param: click.Parameter | None, value: str):
     """A preset name (a bad one is a bad option value) or a rule file (whose
-    errors name the file and the setting, on one line)."""
+    errors name the file and the setting, on one line).  Not while the shell
+    completes (click's resilient parse): a TAB needs no rules, and reading a
+    rule file could wait on a named pipe."""
+    if ctx.resilient_parsing:
+        return value
     from cpscore.errors import RulesError
     from cpscore.rules import get_rules, is_rule_file, load_rules_file
 
@@ -178,7 +199,10 @@ def _apply_flags(rules, spade_bonus: bool):
 
 
 def _player_option(name: str, help: str):
-    return click.option(f"--{name}", multiple=True, metavar="NAME", help=help)
+    """An option naming a hand, given once a hand; the shell completes the
+    hands of the files on the command line, except for a new player's."""
+    complete = None if name == "new-player" else _completer("hands")
+    return click.option(f"--{name}", multiple=True, metavar="NAME", shell_complete=complete, help=help)
 
 
 def _parse_amount(text: str, what: str):
@@ -223,7 +247,10 @@ def _check_buy_in(rules, buy_in, what: str = "--buy-in") -> None:
 
 def _banker_option(function):
     return click.option(
-        "--banker", metavar="NAME", help="The banker, under banker pairing (default: the first player listed)."
+        "--banker",
+        metavar="NAME",
+        shell_complete=_completer("players"),
+        help="The banker, under banker pairing (default: the first player listed).",
     )(function)
 
 

@@ -7,6 +7,7 @@ import click
 from cpscore.commands._options import (
     EnvironmentError_,
     InputError,
+    _completer,
     _help_option,
     _load_rules,
     _player_option,
@@ -22,13 +23,14 @@ ORDER = 40
 
 @click.command(name="add", add_help_option=False)
 @_help_option
-@click.argument("target", metavar="FILE")
+@click.argument("target", metavar="FILE", shell_complete=_completer("files"))
 @click.argument("hands", nargs=-1, metavar="[NAME=HAND|HAND]...")
 @click.option(
     "--rules",
     "rules_text",
     default=None,
     metavar="NAME|FILE",
+    shell_complete=_completer("rules"),
     help="Rules for a new session file (written as its @rules header).",
 )
 @_player_option("surrender", "This player surrenders (repeatable).")
@@ -40,6 +42,7 @@ ORDER = 40
     "--players",
     multiple=True,
     metavar="NAMES",
+    shell_complete=_completer("players"),
     help="The seats, in order, from this deal on (written as a @players line): names separated by spaces, "
     "or by commas for a name with a space.",
 )

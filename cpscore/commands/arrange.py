@@ -10,6 +10,7 @@ from cpscore.commands._options import (
     InputError,
     _apply_flags,
     _colour,
+    _completer,
     _format_option,
     _help_option,
     _read_source,
@@ -22,7 +23,7 @@ ORDER = 50
 
 @click.command(name="arrange", add_help_option=False)
 @_help_option
-@click.argument("cards", nargs=-1, metavar="CARDS | FILE | -")
+@click.argument("cards", nargs=-1, metavar="CARDS | FILE | -", shell_complete=_completer("files"))
 @_rules_option
 @click.option("--top", type=click.IntRange(min=1), default=3, show_default=True, help="How many settings to show.")
 @click.option(

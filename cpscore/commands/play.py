@@ -21,6 +21,7 @@ from cpscore.commands._options import (
     InputError,
     _check_style,
     _colour,
+    _completer,
     _help_option,
     _load_rules,
     _style_option,
@@ -328,11 +329,12 @@ class _Play:
 
 @click.command(name="play", add_help_option=False)
 @_help_option
-@click.argument("target", metavar="FILE")
+@click.argument("target", metavar="FILE", shell_complete=_completer("files"))
 @click.option(
     "--players",
     multiple=True,
     metavar="NAMES",
+    shell_complete=_completer("players"),
     help="The seats, in order: names separated by spaces, or by commas for a name with a space "
     "(default: the players of the session's last deal).",
 )
@@ -341,6 +343,7 @@ class _Play:
     "rules_text",
     default=None,
     metavar="NAME|FILE",
+    shell_complete=_completer("rules"),
     help="Rules for a new session file (written as its @rules header).",
 )
 @_style_option

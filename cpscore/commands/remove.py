@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import click
 
-from cpscore.commands._options import EnvironmentError_, InputError, _help_option, _silence_stdout, _warn
+from cpscore.commands._options import EnvironmentError_, InputError, _completer, _help_option, _silence_stdout, _warn
 
 #: Where ``cpscore --help`` lists the command (see :mod:`cpscore.commands`).
 ORDER = 42
@@ -12,7 +12,7 @@ ORDER = 42
 
 @click.command(name="remove", add_help_option=False)
 @_help_option
-@click.argument("target", metavar="FILE")
+@click.argument("target", metavar="FILE", shell_complete=_completer("files"))
 @click.argument("number", metavar="N", type=int)
 def remove(target, number) -> None:
     """Remove deal N from a session file, and print it.

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import click
 
-from cpscore.commands._options import _help_option, _player_option
+from cpscore.commands._options import _completer, _help_option, _player_option
 
 #: Where ``cpscore --help`` lists the command (see :mod:`cpscore.commands`).
 ORDER = 43
@@ -12,7 +12,7 @@ ORDER = 43
 
 @click.command(name="replace", add_help_option=False)
 @_help_option
-@click.argument("target", metavar="FILE")
+@click.argument("target", metavar="FILE", shell_complete=_completer("files"))
 @click.argument("number", metavar="N", type=int)
 @click.argument("hands", nargs=-1, metavar="[NAME=HAND|HAND]...")
 @_player_option("surrender", "This player surrenders (repeatable).")

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import click
 
-from cpscore.commands._options import InputError, _help_option
+from cpscore.commands._options import InputError, _completer, _help_option
 
 #: Where ``cpscore --help`` lists the command (see :mod:`cpscore.commands`).
 ORDER = 60
@@ -24,7 +24,7 @@ def rules_command(ctx: click.Context) -> None:
 
 @rules_command.command(name="show", add_help_option=False)
 @_help_option
-@click.argument("name", metavar="NAME|FILE")
+@click.argument("name", metavar="NAME|FILE", shell_complete=_completer("rules"))
 def rules_show(name: str) -> None:
     """Print every setting of a preset or a rule file, as a rule file (TOML)
     you can copy and edit:

@@ -14,6 +14,7 @@ from cpscore.commands._options import (
     _check_pair_players,
     _check_style,
     _colour,
+    _completer,
     _explain_option,
     _explained,
     _format_option,
@@ -34,7 +35,7 @@ FORMATS = ("table", "json", "csv")
 
 @click.command(add_help_option=False)
 @_help_option
-@click.argument("inputs", nargs=-1, metavar="[NAME=HAND | FILE | -]...")
+@click.argument("inputs", nargs=-1, metavar="[NAME=HAND | FILE | -]...", shell_complete=_completer("files"))
 @_rules_option
 @_stake_options(
     "Money per unit for every pair (default 1).", "Money per unit for one pair, overriding --stake (repeatable)."

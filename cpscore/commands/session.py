@@ -19,6 +19,7 @@ from cpscore.commands._options import (
     _check_explain,
     _check_pair_players,
     _check_style,
+    _completer,
     _explain_option,
     _explained,
     _format_option,
@@ -212,13 +213,14 @@ def _opened(source: str):
 
 @click.command(name="session", add_help_option=False)
 @_help_option
-@click.argument("sources", nargs=-1, required=True, metavar="FILE|-...")
+@click.argument("sources", nargs=-1, required=True, metavar="FILE|-...", shell_complete=_completer("files"))
 @click.option(
     "--rules",
     "rules",
     default=None,
     metavar="NAME|FILE",
     callback=_load_rules_or_none,
+    shell_complete=_completer("rules"),
     help="Rule set (default: the session's @rules header, else 2-4).",
 )
 @_spade_bonus_option

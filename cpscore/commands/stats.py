@@ -12,6 +12,7 @@ from cpscore.commands._options import (
     _buy_in_option,
     _check_pair_players,
     _check_style,
+    _completer,
     _format_option,
     _help_option,
     _spade_bonus_option,
@@ -38,13 +39,14 @@ STATS_FORMATS = ("table", "json")
 
 @click.command(name="stats", add_help_option=False)
 @_help_option
-@click.argument("source", metavar="FILE|-")
+@click.argument("source", metavar="FILE|-", shell_complete=_completer("files"))
 @click.option(
     "--rules",
     "rules",
     default=None,
     metavar="NAME|FILE",
     callback=_load_rules_or_none,
+    shell_complete=_completer("rules"),
     help="Rule set (default: the session's @rules header, else 2-4).",
 )
 @_spade_bonus_option

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import click
 
-from cpscore.commands._options import _help_option
+from cpscore.commands._options import _completer, _help_option
 
 #: Where ``cpscore --help`` lists the command (see :mod:`cpscore.commands`).
 ORDER = 41
@@ -12,7 +12,7 @@ ORDER = 41
 
 @click.command(name="undo", add_help_option=False)
 @_help_option
-@click.argument("target", metavar="FILE")
+@click.argument("target", metavar="FILE", shell_complete=_completer("files"))
 def undo(target) -> None:
     """Remove the last deal of a session file, and print it.
 
