@@ -2,12 +2,13 @@
 Fantasyland from deal to deal, and the race to 11 (docs/rules.md 9, 10).
 
 A session file is deal files one after another, separated by blank lines.
-Optional header lines at the top set the rules and stakes, so the file is
-self-contained (the command line wins over a header)::
+Optional header lines at the top set the rules, the stakes and the seats, so
+the file is self-contained (the command line wins over a header)::
 
     @rules ofc
     @stake 10
     @pair-stake Amy:Bob=100
+    @players Amy Bob
 
     Amy: ...
     Bob: ...

@@ -263,8 +263,10 @@ def session(
     A session file is deals separated by blank lines, each written as a deal
     file ('NAME: HAND' lines).  Header lines at the top set the rules and
     stakes: '@rules ofc', '@stake 10', '@pair-stake Amy:Bob=100', and under
-    table stakes the money each player brings, '@buy-in 100'; '@stake' and
-    '@pair-stake' lines between deals change the stake from the next deal on.
+    table stakes the money each player brings, '@buy-in 100'; '@players Amy
+    Bob Cy' names the seats (every hand must be a seated player's); '@stake',
+    '@pair-stake' and '@players' lines between deals change the stake or the
+    seats from the next deal on.
     Several files are settled as one night, in the order given.  The whole
     night is checked before anything is printed; '-' reads stdin (kept in a
     temporary file while it is checked).
