@@ -194,7 +194,7 @@ def _raw(port: int, data: bytes, read: bool = True) -> bytes:
 
 def test_a_host_other_than_the_loopback_address_is_refused(served):
     answer = _raw(served.port, b"GET /api/state HTTP/1.1\r\nHost: evil.example:80\r\nConnection: close\r\n\r\n")
-    assert answer.startswith(b"HTTP/1.0 403") and b"answers at 127.0.0.1" in answer
+    assert answer.startswith(b"HTTP/1.0 403") and b"answers on the loopback address" in answer
     assert served.request("GET", "api/state", headers={"Host": f"localhost:{served.port}"})[0] == 200
 
 
@@ -333,3 +333,11 @@ def test_the_page_ships_in_the_package():
     for name in ("app.js", "style.css"):
         assert f"static/{name}" in page and (static / name).read_text()
     assert "http" not in page.replace('name="viewport"', "")  # nothing from elsewhere
+
+
+def test_without_the_extra_serve_says_how_to_install_it(tmp_path):
+    code = "import sys; sys.modules['bottle'] = None; from cpscore.commands import main; main(['serve', 'night.txt'])"
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60, cwd=tmp_path)
+    assert done.returncode == 1
+    assert done.stderr == "Error: cpscore serve needs the web library Bottle: pip install 'cpscore[serve]'\n"
+    assert not (tmp_path / "night.txt").exists()

@@ -19,7 +19,7 @@ from selenium import webdriver
 from selenium.webdriver.chrome.service import Service
 from selenium.webdriver.common.by import By
 from selenium.webdriver.support.ui import WebDriverWait
-from serving import AMY, BOB_FOULS, CY, Served, deal_count
+from serving import AMY, BOB, BOB_FOULS, CY, Served, deal_count
 
 # Where the screenshots go: CPSCORE_SCREENSHOTS=docs makes the README's anew;
 # by default a temporary folder (a test run leaves the work tree as it was).
@@ -151,6 +151,8 @@ def test_a_card_dealt_twice_is_shown_beside_the_hand_and_the_laptop_layout(brows
     _open(driver, served, 2)
     _viewport(driver, *LAPTOP)
     _until(driver, lambda: "Deal 1" in _text(driver, "last-deal"), "the saved deal is not shown")
+    assert "Fantasyland" in _text(driver, "seat-0")  # Amy's kings up front: she plays this deal in it
+    assert "Fantasyland" not in _text(driver, "seat-1")
     _tap(driver, AMY)
     bob = driver.find_element(By.ID, "hand-1")
     bob.click()
@@ -160,3 +162,30 @@ def test_a_card_dealt_twice_is_shown_beside_the_hand_and_the_laptop_layout(brows
     assert not driver.find_element(By.ID, "save").is_enabled()
     _screenshot(driver, tmp_path, "serve-laptop.png", LAPTOP[0])
     assert deal_count(served.path) == 1
+
+
+def test_surrender_is_a_tick_and_a_newcomer_a_name_in_the_seats(browser, served):
+    driver = browser
+    _open(driver, served)
+    driver.find_element(By.ID, "hand-0").send_keys(AMY)
+    driver.find_element(By.ID, "hand-1").send_keys(BOB)
+    driver.find_element(By.ID, "surrender-2").click()  # Cy surrenders
+    _until(driver, lambda: "surrenders" in _text(driver, "preview"), "no surrender in the settlement")
+    driver.find_element(By.ID, "save").click()
+    _until(driver, lambda: "Saved deal 1" in _text(driver, "saved"), "the save was not confirmed")
+    assert "Cy: surrender" in pathlib.Path(served.path).read_text()
+
+    seats = driver.find_element(By.ID, "players")  # Dan joins, and sits the next deal out
+    seats.send_keys(" Dan")
+    seats.send_keys("\t")
+    _until(driver, lambda: driver.find_elements(By.ID, "hand-3"), "no seat for Dan")
+    driver.find_element(By.ID, "out-3").click()
+    driver.find_element(By.ID, "hand-0").send_keys(AMY)
+    driver.find_element(By.ID, "hand-1").send_keys(BOB)
+    driver.find_element(By.ID, "hand-2").send_keys(CY)
+    _until(driver, lambda: driver.find_element(By.ID, "save").is_enabled(), "the deal never became savable")
+    driver.find_element(By.ID, "save").click()
+    _until(driver, lambda: "Saved deal 2" in _text(driver, "saved"), "the second save was not confirmed")
+    assert "@players Amy Bob Cy Dan" in pathlib.Path(served.path).read_text()
+    assert deal_count(served.path) == 2
+    _until(driver, lambda: driver.find_elements(By.ID, "hand-3"), "Dan's seat is gone after the save")

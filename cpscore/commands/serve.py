@@ -126,15 +126,14 @@ def _run(target: str, host: str, port: int, started: bool) -> None:
     import secrets
     import signal
 
-    from cpscore.web.app import LOOPBACK_NAMES, Failure, make_app, night
+    from cpscore.web.app import Failure, is_loopback, make_app, night
     from cpscore.web.server import address, make_server, network_address
 
     try:
         table, _ = night(target)  # a session that cannot be read is refused now, not on the phones
     except Failure as failure:
         raise InputError(failure.message) from None
-    shared = host not in LOOPBACK_NAMES and not host.startswith("127.")
-    token = secrets.token_urlsafe(16) if shared else None
+    token = None if is_loopback(host) else secrets.token_urlsafe(16)
     try:
         server = make_server(make_app(target, token), host, port)
     except (OSError, OverflowError) as error:

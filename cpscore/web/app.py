@@ -62,8 +62,22 @@ MAX_BODY = 64 * 1024
 STATIC = os.path.join(os.path.dirname(os.path.abspath(__file__)), "static")
 _FILES = {"app.js": "text/javascript", "style.css": "text/css"}
 
-#: Host names that reach a server bound to the loopback address.
-LOOPBACK_NAMES = frozenset({"127.0.0.1", "localhost", "::1"})
+
+def is_loopback(host: str) -> bool:
+    """Whether a host name or address is this machine's loopback (127.0.0.0/8, ::1, localhost).
+
+    >>> [is_loopback(host) for host in ("127.0.0.1", "127.0.0.2", "::1", "localhost", "0.0.0.0", "evil.example")]
+    [True, True, True, True, False, False]
+    """
+    import ipaddress
+
+    if host.lower() == "localhost":
+        return True
+    try:
+        return ipaddress.ip_address(host).is_loopback
+    except ValueError:
+        return False
+
 
 #: The cookie and header that carry the token once the page is open.
 TOKEN_COOKIE = "cpscore_token"
@@ -439,8 +453,10 @@ def make_app(target: str, token: str | None = None) -> bottle.Bottle:
         if token is None:
             host = request.get_header("Host", "")
             name = host.rsplit(":", 1)[0] if not host.startswith("[") else host[1:].split("]", 1)[0]
-            if name not in LOOPBACK_NAMES:
-                raise _error(403, f"this server answers at 127.0.0.1, not {host}: use the address it printed")
+            if not is_loopback(name):
+                raise _error(
+                    403, f"this server answers on the loopback address, not {host}: use the address it printed"
+                )
             return
         given = request.query.get("token") or request.get_header(TOKEN_HEADER) or request.get_cookie(TOKEN_COOKIE)
         if not hmac.compare_digest((given or "").encode("utf-8", "replace"), token.encode()):
