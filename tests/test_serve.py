@@ -341,3 +341,62 @@ def test_without_the_extra_serve_says_how_to_install_it(tmp_path):
     assert done.returncode == 1
     assert done.stderr == "Error: cpscore serve needs the web library Bottle: pip install 'cpscore[serve]'\n"
     assert not (tmp_path / "night.txt").exists()
+
+
+def test_a_natural_is_shown_before_the_save_and_a_waive_plays_the_rows(tmp_path):
+    server = Served(tmp_path / "night.txt", "--players", "Amy Bob")  # the 2-4 rules, which have naturals
+    six_pairs = "2s 2d 8c / 3s 3d 4s 4d 7s / 5s 5d 6s 6d 7d"
+    bob = BOB.replace("3d", "3h")
+    try:
+        _, claimed = server.request("POST", "api/check", {"hands": {"Amy": six_pairs, "Bob": bob}})
+        assert claimed["seats"]["Amy"]["natural"] == "six pairs (3)"
+        assert claimed["seats"]["Amy"]["notes"][0].startswith(
+            "Amy's hand makes a natural, six pairs (3), and claims it"
+        )
+        assert claimed["deal"]["players"][0]["natural"] == "six-pairs"
+        _, waived = server.request("POST", "api/check", {"hands": {"Amy": six_pairs + "; waive", "Bob": bob}})
+        assert waived["seats"]["Amy"]["natural"] is None and waived["deal"]["players"][0]["waived"] is True
+        assert server.request("POST", "api/save", {"hands": {"Amy": six_pairs + "; waive", "Bob": bob}})[0] == 200
+        assert f"Amy: {six_pairs} ; waive\n" in (tmp_path / "night.txt").read_text()  # as add writes it
+    finally:
+        server.stop()
+
+
+def test_on_a_terminal_shared_prints_a_qr_code_and_ctrl_c_stops(tmp_path):
+    import os
+
+    import pexpect
+
+    env = {**os.environ, "TERM": "xterm", "PYTHONIOENCODING": "utf-8"}
+    child = pexpect.spawn(
+        sys.executable,
+        [
+            "-m",
+            "cpscore",
+            "serve",
+            str(tmp_path / "night.txt"),
+            "--players",
+            "Amy Bob",
+            "--host",
+            "0.0.0.0",
+            "--port",
+            "0",
+        ],
+        env=env,
+        encoding="utf-8",
+        timeout=60,
+        dimensions=(80, 200),
+    )
+    try:
+        child.expect(r"token=([\w-]+)")
+        child.expect("give it only to the table")
+        child.expect("\u2588")  # the QR code's blocks
+        child.expect("Ctrl-C stops the server")
+        child.sendcontrol("c")  # a real Ctrl-C, from the terminal
+        child.expect("Stopped: ")
+        child.expect(pexpect.EOF)
+        child.close()
+        assert child.exitstatus == 0
+        assert "Traceback" not in (child.before or "")
+    finally:
+        child.close(force=True)
