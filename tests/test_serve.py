@@ -5,6 +5,7 @@ gone mid-request, Ctrl-C and a kill."""
 from __future__ import annotations
 
 import json
+import re
 import signal
 import socket
 import subprocess
@@ -239,8 +240,9 @@ def test_a_killed_server_leaves_the_file_whole(tmp_path):
     threads = [threading.Thread(target=phone) for _ in range(4)]
     for thread in threads:
         thread.start()
-    while len(saved) < 12:  # saves are landing: kill it in the middle of them
+    while len(saved) < 12 and all(thread.is_alive() for thread in threads):  # saves are landing
         threads[0].join(0.01)
+    assert len(saved) >= 12, "the saves stopped before the kill"
     server.process.send_signal(signal.SIGKILL)
     server.process.wait(timeout=30)
     stop.set()
@@ -271,7 +273,8 @@ def test_shared_the_address_carries_a_token_and_requests_without_it_are_refused(
     status, answer = shared.request("GET", "api/state")  # with the token (header)
     assert status == 200
     token, shared.token = shared.token, None
-    assert shared.request("GET", "api/state") == (403, shared.request("GET", "api/state")[1])
+    status, refused = shared.request("GET", "api/state")
+    assert status == 403 and refused["error"].startswith("this page needs its token")
     status, refused = shared.request("POST", "api/save", {"hands": DEAL})
     assert status == 403 and "needs its token" in refused["error"]
     assert shared.request("GET", "api/state", headers={"X-Cpscore-Token": token[:-1] + "x"})[0] == 403
@@ -332,7 +335,8 @@ def test_the_page_ships_in_the_package():
     page = (static / "index.html").read_text()
     for name in ("app.js", "style.css"):
         assert f"static/{name}" in page and (static / name).read_text()
-    assert "http" not in page.replace('name="viewport"', "")  # nothing from elsewhere
+    for name in ("index.html", "app.js", "style.css"):  # nothing loaded from elsewhere
+        assert "//" not in re.sub(r"(?m)^\s*//.*$|[^:]//\s.*$", "", (static / name).read_text()), name
 
 
 def test_without_the_extra_serve_says_how_to_install_it(tmp_path):
@@ -400,3 +404,21 @@ def test_on_a_terminal_shared_prints_a_qr_code_and_ctrl_c_stops(tmp_path):
         assert "Traceback" not in (child.before or "")
     finally:
         child.close(force=True)
+
+
+def test_money_is_exact_in_every_request_thread(tmp_path):
+    stake = "0.000000000000000000000000000001"  # 30 digits after the point: beyond 28-digit arithmetic
+    server = Served(tmp_path / "night.txt", "--players", "Amy Bob Cy", "--stake", "1234567." + stake[2:])
+    try:
+        for _ in range(3):  # a new thread each time
+            assert server.request("POST", "api/save", {"hands": DEAL})[0] == 200
+        import urllib.request
+
+        with urllib.request.urlopen(server.base + "api/state", timeout=30) as answer:
+            text = answer.read().decode()
+        printed = cpscore("session", server.path, "--totals", "--format", "json").stdout
+        totals = json.loads(printed, parse_float=str)["totals"]
+        assert totals == json.loads(text, parse_float=str)["session"]["totals"]
+        assert "." in totals[0]["amount"] and len(totals[0]["amount"]) > 30  # exact, not a float's 17 digits
+    finally:
+        server.stop()

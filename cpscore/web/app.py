@@ -398,6 +398,11 @@ def _answered(function: Callable[..., object]) -> Callable[..., bottle.HTTPRespo
 
     @functools.wraps(function)
     def route(*args: object, **kwargs: object) -> bottle.HTTPResponse:
+        from cpscore.amounts import _exact_arithmetic
+
+        # Each request has its own thread, whose decimal context starts as Python's
+        # default (28 digits, rounding silently): make it exact, as the CLI's thread is.
+        _exact_arithmetic()
         try:
             return _json_answer(function(*args, **kwargs))
         except Failure as failure:
