@@ -107,7 +107,12 @@ def test_a_whole_deal_tapped_checked_saved_and_undone(browser, served, tmp_path)
     assert not driver.find_element(By.ID, "card-Ks").is_enabled()  # Amy holds it: greyed out for Bob
     assert driver.find_element(By.ID, "card-Qs").is_enabled()
 
-    _tap(driver, BOB_FOULS)
+    _tap(driver, BOB_FOULS[:8])  # Bob's front, then the phone reloads the page: the deal is kept
+    driver.refresh()
+    _until(driver, lambda: driver.find_element(By.ID, "hand-1").get_attribute("value") == "Qd Qc 3h", "Bob lost")
+    assert driver.find_element(By.ID, "hand-0").get_attribute("value") == AMY
+    driver.find_element(By.ID, "seat-1").click()  # Bob's seat takes the taps again
+    _tap(driver, BOB_FOULS[11:])
     _until(driver, lambda: "Bob fouls" in _text(driver, "warning-1"), "no foul warning for Bob")
     assert "front pair of queens" in _text(driver, "warning-1")
     assert not driver.find_element(By.ID, "save").is_enabled()  # Cy has no hand yet

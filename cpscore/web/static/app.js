@@ -83,6 +83,32 @@
     return el("span", { class: `card suit-${card[1]}`, text: card[0] + (suit ? suit[1] : card[1]) });
   }
 
+  // The deal being entered survives a reload of the page (a phone that slept, a
+  // tab brought back): kept in this tab's session storage until it is saved.
+  const STORE = "cpscore-draft";
+
+  function remember() {
+    try {
+      const kept = { file: table.file, next: table.next, players: $("players").value, drafts };
+      window.sessionStorage.setItem(STORE, JSON.stringify(kept));
+    } catch (error) { /* no storage (a private window): nothing kept */ }
+  }
+
+  function recall() {
+    try {
+      const kept = JSON.parse(window.sessionStorage.getItem(STORE) || "null");
+      if (kept && kept.file === table.file && kept.next === table.next) {
+        Object.assign(drafts, kept.drafts);
+        return kept.players;
+      }
+    } catch (error) { /* nothing kept */ }
+    return null;
+  }
+
+  function forget() {
+    try { window.sessionStorage.removeItem(STORE); } catch (error) { /* nothing kept */ }
+  }
+
   function draft(name) {
     if (!drafts[name]) drafts[name] = { text: "", surrender: false, waive: false, out: false };
     return drafts[name];
@@ -235,6 +261,7 @@
 
   function changed() {
     $("saved").textContent = "";
+    remember();
     refreshSeats();
     clearTimeout(timer);
     timer = setTimeout(check, 200);
@@ -294,7 +321,8 @@
       $("save").disabled = false;
       return;
     }
-    for (const name of seats) delete drafts[name];
+    for (const name of Object.keys(drafts)) delete drafts[name];
+    forget();
     active = 0;
     $("preview").replaceChildren();
     const warnings = (answer.warnings || []).map((warning) => ` Warning: ${warning}`).join("");
@@ -432,12 +460,16 @@
     const typed = document.activeElement === players;
     const sameSeats = before && seatsText(before.seats) === players.value;
     if (fresh || !before || (sameSeats && !typed)) {
-      players.value = seatsText(table.seats);
+      const kept = before ? null : recall();  // the page was reloaded mid-deal
+      players.value = kept !== null ? kept : seatsText(table.seats);
       $("players-error").textContent = table.seats_error || "";
       const next = parseSeats(players.value);
       if (fresh || !before || seatsText(next) !== seatsText(seats) ||
           JSON.stringify(before.fantasyland) !== JSON.stringify(table.fantasyland)) {
         seats = next;
+        if (kept !== null) {  // on with the first seat still short of cards
+          active = Math.max(0, seats.findIndex((name) => cardsIn(draft(name).text).length < HAND));
+        }
         buildSeats();
       }
     }
