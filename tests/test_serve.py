@@ -193,6 +193,15 @@ def _raw(port: int, data: bytes, read: bool = True) -> bytes:
         return b"".join(chunks)
 
 
+def test_a_huge_or_unmeasured_body_is_refused_before_it_is_read(served):
+    head = "POST /api/save HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n"
+    answer = _raw(served.port, (head + "Content-Length: 1000000000\r\n\r\n{").encode())
+    assert answer.startswith(b"HTTP/1.0 413") and b"over the limit of 65536" in answer
+    answer = _raw(served.port, (head + "Transfer-Encoding: chunked\r\n\r\n2\r\n{}\r\n0\r\n\r\n").encode())
+    assert answer.startswith(b"HTTP/1.0 411")
+    assert deal_count(served.path) == 0
+
+
 def test_a_host_other_than_the_loopback_address_is_refused(served):
     answer = _raw(served.port, b"GET /api/state HTTP/1.1\r\nHost: evil.example:80\r\nConnection: close\r\n\r\n")
     assert answer.startswith(b"HTTP/1.0 403") and b"answers on the loopback address" in answer
