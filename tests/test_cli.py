@@ -370,7 +370,7 @@ def test_every_command_has_help_and_is_documented():
     commands += [
         ([name, sub], command) for name, group in top.items() for sub, command in getattr(group, "commands", {}).items()
     ]
-    assert len(commands) == 12
+    assert len(commands) == 13
     for path, command in commands:
         assert command.help, path
         assert f"cpscore {' '.join(path)}" in readme, path
@@ -691,6 +691,7 @@ def test_help_lists_a_command_module_added_later(tmp_path, monkeypatch):
             "remove",
             "replace",
             "play",
+            "serve",
             "arrange",
             "rules",
             "zz-extra",
@@ -721,6 +722,7 @@ def test_commands_are_the_modules_of_the_commands_package():
         "remove",
         "replace",
         "play",
+        "serve",
         "arrange",
         "rules",
     ]

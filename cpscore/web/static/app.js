@@ -1,0 +1,544 @@
+// cpscore serve: the page's script.  Plain JavaScript, no build step, nothing
+// loaded from elsewhere.  Every check is the server's (the library's one-line
+// messages); the script only lays the cards out and shows what it is told.
+"use strict";
+
+(function () {
+  const RANKS = "AKQJT98765432".split("");
+  const SUITS = [["s", "\u2660"], ["h", "\u2665"], ["d", "\u2666"], ["c", "\u2663"]];
+  const ROWS = [["front", 3], ["middle", 5], ["back", 5]];
+  const HAND = 13;
+  const token = new URLSearchParams(window.location.search).get("token");
+
+  let table = null;      // the server's table: rules, stakes, seats, next deal
+  let session = null;    // cpscore session --format json
+  let seats = [];        // the seats of the deal being entered
+  const drafts = {};     // name -> {text, surrender, waive, out}
+  let active = 0;        // the seat the card buttons fill
+  let timer = null;
+  let asked = 0;         // the last check sent: older answers are dropped
+  let undoArmed = null;
+
+  const $ = (id) => document.getElementById(id);
+
+  function el(tag, attributes, ...children) {
+    const node = document.createElement(tag);
+    for (const [key, value] of Object.entries(attributes || {})) {
+      if (key === "class") node.className = value;
+      else if (key === "text") node.textContent = value;
+      else node.setAttribute(key, value);
+    }
+    for (const child of children) {
+      if (child !== null && child !== undefined) node.append(child);
+    }
+    return node;
+  }
+
+  async function call(method, path, body) {
+    const options = { method, headers: {} };
+    if (token) options.headers["X-Cpscore-Token"] = token;
+    if (body !== undefined) {
+      options.headers["Content-Type"] = "application/json";
+      options.body = JSON.stringify(body);
+    }
+    let response;
+    try {
+      response = await fetch(path, options);
+    } catch (error) {
+      return { error: "the server cannot be reached: is cpscore serve still running?" };
+    }
+    try {
+      return await response.json();
+    } catch (error) {
+      return { error: `${response.status} ${response.statusText}` };
+    }
+  }
+
+  // Cards ----------------------------------------------------------------------
+
+  function cardsIn(text) {
+    const found = [];
+    const pattern = /(10|[2-9tjqka])([shdc])/gi;
+    let match;
+    while ((match = pattern.exec(text)) !== null) {
+      const rank = match[1] === "10" ? "T" : match[1].toUpperCase();
+      found.push(rank + match[2].toLowerCase());
+    }
+    return found;
+  }
+
+  function handText(cards) {
+    const rows = [];
+    let start = 0;
+    for (const [, size] of ROWS) {
+      const row = cards.slice(start, start + size);
+      if (row.length) rows.push(row.join(" "));
+      start += size;
+    }
+    return rows.join(" / ");
+  }
+
+  function cardLabel(card) {
+    const suit = SUITS.find(([letter]) => letter === card[1]);
+    return el("span", { class: `card suit-${card[1]}`, text: card[0] + (suit ? suit[1] : card[1]) });
+  }
+
+  // The deal being entered survives a reload of the page (a phone that slept, a
+  // tab brought back): kept in this tab's session storage until it is saved.
+  const STORE = "cpscore-draft";
+
+  function remember() {
+    try {
+      const kept = { file: table.file, next: table.next, players: $("players").value, drafts };
+      window.sessionStorage.setItem(STORE, JSON.stringify(kept));
+    } catch (error) { /* no storage (a private window): nothing kept */ }
+  }
+
+  function recall() {
+    try {
+      const kept = JSON.parse(window.sessionStorage.getItem(STORE) || "null");
+      if (kept && kept.file === table.file && kept.next === table.next) {
+        Object.assign(drafts, kept.drafts);
+        return kept.players;
+      }
+    } catch (error) { /* nothing kept */ }
+    return null;
+  }
+
+  function forget() {
+    try { window.sessionStorage.removeItem(STORE); } catch (error) { /* nothing kept */ }
+  }
+
+  function draft(name) {
+    if (!drafts[name]) drafts[name] = { text: "", surrender: false, waive: false, out: false };
+    return drafts[name];
+  }
+
+  function sent(name) {
+    // The hand as a deal file writes it: the cards, then the markers.
+    const hand = draft(name);
+    if (hand.out) return "-";
+    const markers = [];
+    if (hand.surrender) markers.push("surrender");
+    if (hand.waive) markers.push("waive");
+    const text = hand.text.trim();
+    if (!text) return markers.includes("surrender") ? "surrender" : "";
+    return [text, ...markers].join("; ");
+  }
+
+  function usedCards() {
+    const used = {};
+    seats.forEach((name, index) => {
+      for (const card of cardsIn(draft(name).text)) used[card] = index;
+    });
+    return used;
+  }
+
+  // The deal being entered -------------------------------------------------------
+
+  function parseSeats(text) {
+    const parts = text.includes(",") ? text.split(",") : text.split(/\s+/);
+    return parts.map((part) => part.trim()).filter((part) => part);
+  }
+
+  function seatsText(names) {
+    return names.some((name) => name.includes(" ")) ? names.join(", ") : names.join(" ");
+  }
+
+  function buildSeats() {
+    const box = $("seats");
+    box.replaceChildren();
+    seats.forEach((name, index) => {
+      const hand = draft(name);
+      const input = el("textarea", {
+        id: `hand-${index}`, class: "hand", rows: "2", autocomplete: "off", autocapitalize: "none", spellcheck: "false",
+        placeholder: "front / middle / back", "aria-label": `${name}'s hand`,
+      });
+      input.value = hand.text;
+      input.addEventListener("focus", () => choose(index));
+      input.addEventListener("input", () => { hand.text = input.value; changed(); });
+      const marks = el("div", { class: "marks" });
+      for (const [key, label] of [["surrender", "surrender"], ["waive", "waive"], ["out", "sits out"]]) {
+        if (key === "surrender" && table && !table.rules.surrender) continue;
+        const box = el("input", { type: "checkbox", id: `${key}-${index}` });
+        box.checked = hand[key];
+        box.addEventListener("change", () => { hand[key] = box.checked; changed(); });
+        marks.append(el("label", {}, box, " " + label));
+      }
+      const playing = table && table.fantasyland.includes(name);
+      const seat = el(
+        "div", { class: "seat", id: `seat-${index}` },
+        el("div", { class: "seat-head" },
+          el("strong", { text: name }),
+          playing ? el("span", { class: "badge", text: "Fantasyland" }) : null,
+          el("span", { class: "count", id: `count-${index}` })),
+        input, marks,
+        el("p", { class: "error", id: `error-${index}`, role: "alert" }),
+        el("p", { class: "warning", id: `warning-${index}` }),
+        el("p", { class: "note", id: `note-${index}` }),
+      );
+      seat.addEventListener("click", (event) => { if (event.target.tagName !== "INPUT") choose(index); });
+      input.addEventListener("keydown", (event) => { if (event.key === "Enter") event.preventDefault(); });
+      box.append(seat);
+    });
+    if (active >= seats.length) active = 0;
+    refreshSeats();
+  }
+
+  function choose(index) {
+    active = index;
+    refreshSeats();
+  }
+
+  function refreshSeats() {
+    seats.forEach((name, index) => {
+      const count = cardsIn(draft(name).text).length;
+      $(`count-${index}`).textContent = `${count}/${HAND}`;
+      $(`seat-${index}`).classList.toggle("active", index === active);
+      const input = $(`hand-${index}`);
+      if (document.activeElement !== input) input.value = draft(name).text;
+    });
+    const used = usedCards();
+    for (const button of document.querySelectorAll("#cards button")) {
+      const owner = used[button.dataset.card];
+      button.disabled = owner !== undefined && owner !== active;
+      button.classList.toggle("mine", owner === active);
+    }
+    const name = seats[active];
+    if (name === undefined) {
+      $("picking").textContent = "";
+      return;
+    }
+    const count = cardsIn(draft(name).text).length;
+    let row = "full";
+    let start = 0;
+    for (const [label, size] of ROWS) {
+      if (count < start + size) {
+        row = `${label} ${count - start}/${size}`;
+        break;
+      }
+      start += size;
+    }
+    $("picking").textContent = `Tapping cards for ${name}: ${row}`;
+  }
+
+  function buildPicker() {
+    const box = $("cards");
+    box.replaceChildren();
+    for (const [suit, symbol] of SUITS) {
+      const line = el("div", { class: "suit-line" });
+      for (const rank of RANKS) {
+        const card = rank + suit;
+        const button = el("button", { type: "button", id: `card-${card}`, class: `suit-${suit}`, "aria-label": card });
+        button.dataset.card = card;
+        button.append(el("span", { class: "rank", text: rank === "T" ? "10" : rank }), el("span", { text: symbol }));
+        button.addEventListener("click", () => tap(card));
+        line.append(button);
+      }
+      box.append(line);
+    }
+  }
+
+  function tap(card) {
+    const name = seats[active];
+    if (name === undefined) return;
+    const hand = draft(name);
+    const cards = cardsIn(hand.text);
+    const at = cards.indexOf(card);
+    if (at >= 0) {
+      cards.splice(at, 1);  // tapped again: taken back
+    } else if (cards.length < HAND) {
+      cards.push(card);
+    }
+    hand.text = handText(cards);
+    if (cards.length === HAND) {  // on to the next seat still short of cards
+      const next = seats.findIndex((other, index) =>
+        index !== active && !draft(other).out && cardsIn(draft(other).text).length < HAND);
+      if (next >= 0) active = next;
+    }
+    changed();
+  }
+
+  function changed() {
+    $("saved").textContent = "";
+    remember();
+    refreshSeats();
+    clearTimeout(timer);
+    timer = setTimeout(check, 200);
+  }
+
+  function dealBody() {
+    const hands = {};
+    for (const name of seats) hands[name] = sent(name);
+    return { players: $("players").value, hands };
+  }
+
+  async function check() {
+    const number = ++asked;
+    const answer = await call("POST", "api/check", dealBody());
+    if (number !== asked) return;
+    showChecks(answer);
+  }
+
+  function showChecks(answer) {
+    const reports = answer.seats || {};
+    seats.forEach((name, index) => {
+      const report = reports[name] || {};
+      // A hand still being tapped in is not wrong yet: its count says how far it is.
+      const hand = draft(name);
+      const partial = cardsIn(hand.text).length < HAND && !hand.surrender && !hand.out;
+      $(`error-${index}`).textContent = partial ? "" : report.error || "";
+      $(`warning-${index}`).textContent = report.warning ? `Warning: ${report.warning}` : "";
+      const notes = [];
+      if (report.out) notes.push(`${name} ${report.out === "sits out" ? "sits out" : "sits out: " + report.out}`);
+      if (report.natural && !report.warning) notes.push(`Natural: ${report.natural}`);
+      notes.push(...(report.notes || []));
+      $(`note-${index}`).textContent = notes.join(" ");
+    });
+    const general = answer.field === null || answer.field === undefined;
+    $("players-error").textContent = answer.field === "players" ? answer.error : "";
+    // "no hand yet" is said beside its seat only once the seat has cards
+    const empty = answer.field && reports[answer.field] && reports[answer.field].empty;
+    $("deal-error").textContent = general && answer.error ? answer.error : "";
+    if (empty) $("deal-error").textContent = "";
+    const preview = $("preview");
+    preview.replaceChildren();
+    if (answer.deal) preview.append(el("h3", { text: "If saved" }), dealView(answer.deal));
+    $("save").disabled = !answer.deal;
+  }
+
+  async function save() {
+    $("save").disabled = true;
+    const body = dealBody();
+    body.expect = table.next;
+    const answer = await call("POST", "api/save", body);
+    if (answer.error) {
+      if (answer.seats) showChecks(answer);
+      const index = seats.indexOf(answer.field);
+      if (index >= 0) $(`error-${index}`).textContent = answer.error;
+      else if (answer.field === "players") $("players-error").textContent = answer.error;
+      else $("deal-error").textContent = answer.error;
+      $("save").disabled = false;
+      return;
+    }
+    for (const name of Object.keys(drafts)) delete drafts[name];
+    forget();
+    active = 0;
+    $("preview").replaceChildren();
+    const warnings = (answer.warnings || []).map((warning) => ` Warning: ${warning}`).join("");
+    await load(true);
+    $("saved").textContent = `Saved deal ${answer.saved}.${warnings}`;
+  }
+
+  // What the session says ------------------------------------------------------
+
+  function signed(value) {
+    return value > 0 ? `+${value}` : `${value}`;
+  }
+
+  function dealView(deal) {
+    const box = el("div", { class: "deal" });
+    const list = el("ul", { class: "hands" });
+    for (const player of deal.players) {
+      const notes = [];
+      if (player.foul) notes.push(`fouls: ${player.foul_reason}`);
+      if (player.surrendered) notes.push("surrenders");
+      if (player.natural) notes.push(`natural: ${player.natural}`);
+      if (player.fantasyland && player.fantasyland.next) notes.push("Fantasyland next");
+      list.append(el("li", {},
+        el("strong", { text: player.name }), " ",
+        el("span", { class: "cards", text: player.hand || "" }), " ",
+        el("span", { class: player.units < 0 ? "neg" : "pos", text: signed(player.units) }),
+        table.money ? el("span", { class: "amount", text: ` (${signed(player.amount)})` }) : null,
+        notes.length ? el("span", { class: "notes", text: ` (${notes.join("; ")})` }) : null));
+    }
+    box.append(list);
+    // The settlement matrix: each row's player against each column's, in units.
+    const names = deal.players.map((player) => player.name);
+    const units = {};
+    for (const pair of deal.pairs) {
+      units[`${pair.a}\u0000${pair.b}`] = pair.units;
+      units[`${pair.b}\u0000${pair.a}`] = -pair.units;
+    }
+    const matrix = el("table", { class: "matrix" });
+    matrix.append(el("tr", {}, el("th", {}), ...names.map((name) => el("th", { text: name })), el("th", { text: "Total" })));
+    for (const player of deal.players) {
+      const row = el("tr", {}, el("th", { text: player.name }));
+      for (const other of names) {
+        const value = units[`${player.name}\u0000${other}`];
+        row.append(el("td", { text: value === undefined ? "" : signed(value) }));
+      }
+      row.append(el("td", { class: "total", text: signed(player.units) }));
+      matrix.append(row);
+    }
+    box.append(el("div", { class: "scroll" }, matrix));
+    return box;
+  }
+
+  function showSession() {
+    const money = table.money;
+    const totals = $("totals");
+    totals.replaceChildren(el("tr", {}, el("th", { text: "Player" }), el("th", { text: "Units" }),
+      money ? el("th", { text: "Money" }) : null));
+    for (const total of session.totals) {
+      totals.append(el("tr", {}, el("td", { text: total.name }),
+        el("td", { class: total.units < 0 ? "neg" : "pos", text: signed(total.units) }),
+        money ? el("td", { text: signed(total.amount) }) : null));
+    }
+    if (!session.totals.length) totals.append(el("tr", {}, el("td", { text: "No deal yet." })));
+    const transfers = $("transfers");
+    transfers.replaceChildren();
+    for (const transfer of session.transfers) {
+      transfers.append(el("li", { text: `${transfer.from} pays ${transfer.to} ${transfer.amount}` }));
+    }
+    if (!session.transfers.length) transfers.append(el("li", { text: "Nobody owes anybody." }));
+
+    const deals = session.deals;
+    const last = deals[deals.length - 1];
+    const box = $("last-deal");
+    box.replaceChildren();
+    if (last) box.append(el("h3", { text: `Deal ${last.deal} (line ${last.line})` }), dealView(last));
+    else box.append(el("p", { text: "No deal yet." }));
+    $("undo").disabled = !last;
+
+    const pick = $("explain-deal");
+    const chosen = pick.value;
+    pick.replaceChildren(...deals.map((deal) => el("option", { value: deal.deal, text: deal.deal })));
+    if (chosen && deals.some((deal) => String(deal.deal) === chosen)) pick.value = chosen;
+    else if (last) pick.value = last.deal;
+    explainPlayers();
+  }
+
+  function explainPlayers() {
+    const deal = session.deals.find((found) => String(found.deal) === $("explain-deal").value);
+    const names = deal ? deal.totals.map((total) => total.name) : [];
+    for (const [id, place] of [["explain-a", 0], ["explain-b", 1]]) {
+      const select = $(id);
+      const chosen = select.value;
+      select.replaceChildren(...names.map((name) => el("option", { value: name, text: name })));
+      if (names.includes(chosen)) select.value = chosen;
+      else if (names[place] !== undefined) select.value = names[place];
+    }
+    $("explain-go").disabled = names.length < 2;
+  }
+
+  async function explain() {
+    const query = new URLSearchParams({ deal: $("explain-deal").value, a: $("explain-a").value, b: $("explain-b").value });
+    const answer = await call("GET", `api/explain?${query}`);
+    $("explain-error").textContent = answer.error || "";
+    $("explanation").textContent = answer.error ? "" : answer.text;
+  }
+
+  function showRules() {
+    const rules = table.rules;
+    $("rules-summary").textContent = `${rules.id}: ${rules.summary}`;
+    const stakes = $("stakes");
+    stakes.replaceChildren(el("li", { text: `Stake: ${table.stake} a unit` }));
+    for (const pair of table.pair_stakes) {
+      stakes.append(el("li", { text: `${pair.pair.join(" and ")}: ${pair.stake} a unit` }));
+    }
+    if (table.buy_in !== null) stakes.append(el("li", { text: `Buy-in: ${table.buy_in}` }));
+    $("rules-toml").textContent = rules.toml;
+  }
+
+  async function load(fresh) {
+    const answer = await call("GET", "api/state");
+    if (answer.error) {
+      $("load-error").textContent = answer.error;
+      return;
+    }
+    $("load-error").textContent = "";
+    const before = table;
+    table = answer.table;
+    session = answer.session;
+    $("file").textContent = table.file;
+    const count = session.deals.length;
+    $("summary").textContent = `rules ${table.rules.id}, ${count ? count + " deal" + (count === 1 ? "" : "s") : "no deal yet"}`;
+    $("deal-number").textContent = table.next;
+    $("over").textContent = table.over || "";
+    const players = $("players");
+    const typed = document.activeElement === players;
+    const sameSeats = before && seatsText(before.seats) === players.value;
+    if (fresh || !before || (sameSeats && !typed)) {
+      const kept = before ? null : recall();  // the page was reloaded mid-deal
+      players.value = kept !== null ? kept : seatsText(table.seats);
+      $("players-error").textContent = table.seats_error || "";
+      const next = parseSeats(players.value);
+      if (fresh || !before || seatsText(next) !== seatsText(seats) ||
+          JSON.stringify(before.fantasyland) !== JSON.stringify(table.fantasyland)) {
+        seats = next;
+        if (kept !== null) {  // on with the first seat still short of cards
+          active = Math.max(0, seats.findIndex((name) => cardsIn(draft(name).text).length < HAND));
+        }
+        buildSeats();
+      }
+    }
+    showSession();
+    showRules();
+    if (fresh) check();
+  }
+
+  function seatsChanged() {
+    seats = parseSeats($("players").value);
+    buildSeats();
+    changed();
+  }
+
+  async function undo() {
+    const last = session.deals[session.deals.length - 1];
+    if (!last) return;
+    const button = $("undo");
+    if (undoArmed === null) {  // a second tap removes it: no dialog to dismiss on a phone
+      button.textContent = `Tap again to remove deal ${last.deal}`;
+      button.classList.add("armed");
+      undoArmed = setTimeout(disarm, 5000);
+      return;
+    }
+    disarm();
+    const answer = await call("POST", "api/undo", { expect: last.deal });
+    $("undo-error").textContent = answer.error || "";
+    if (!answer.error) {
+      await load(false);
+      $("undone").textContent = `Removed deal ${answer.removed}.`;
+    }
+  }
+
+  function disarm() {
+    clearTimeout(undoArmed);
+    undoArmed = null;
+    $("undo").textContent = "Undo last deal";
+    $("undo").classList.remove("armed");
+  }
+
+  function backCard() {
+    const name = seats[active];
+    if (name === undefined) return;
+    const cards = cardsIn(draft(name).text);
+    cards.pop();
+    draft(name).text = handText(cards);
+    changed();
+  }
+
+  function clearHand() {
+    const name = seats[active];
+    if (name === undefined) return;
+    drafts[name] = { text: "", surrender: false, waive: false, out: false };
+    buildSeats();
+    changed();
+  }
+
+  document.addEventListener("DOMContentLoaded", () => {
+    buildPicker();
+    $("players").addEventListener("change", seatsChanged);
+    $("save").addEventListener("click", save);
+    $("undo").addEventListener("click", undo);
+    $("explain-deal").addEventListener("change", explainPlayers);
+    $("explain-go").addEventListener("click", explain);
+    $("back-card").addEventListener("click", backCard);
+    $("clear-hand").addEventListener("click", clearHand);
+    $("save").disabled = true;
+    load(true);
+    // Another phone's saves show up here too.
+    setInterval(() => { if (document.visibilityState === "visible") load(false); }, 5000);
+  });
+})();

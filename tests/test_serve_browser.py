@@ -1,0 +1,196 @@
+"""``cpscore serve`` end to end, in a real browser: the system's headless
+Chromium (Debian's ``chromium`` and ``chromium-driver``) driven by Selenium
+through a whole deal: cards tapped (and one hand typed), a foul shown before
+the save, the save, the standings, the undo.  The screenshots of the README
+(``docs/serve-phone.png``, ``docs/serve-laptop.png``) are taken on the way
+(``CPSCORE_SCREENSHOTS=docs`` writes them there).
+
+These tests need the browser: ``.ci/run`` installs it.  Without it they fail
+(they are never skipped), saying what to install."""
+
+from __future__ import annotations
+
+import os
+import pathlib
+import shutil
+
+import pytest
+from selenium import webdriver
+from selenium.webdriver.chrome.service import Service
+from selenium.webdriver.common.by import By
+from selenium.webdriver.support.ui import WebDriverWait
+from serving import AMY, BOB, BOB_FOULS, CY, Served, deal_count
+
+# Where the screenshots go: CPSCORE_SCREENSHOTS=docs makes the README's anew;
+# by default a temporary folder (a test run leaves the work tree as it was).
+SHOTS = os.environ.get("CPSCORE_SCREENSHOTS")
+WAIT = 30  # seconds: generous, for a busy machine; nothing is timed
+
+PHONE = (360, 800)
+LAPTOP = (1280, 900)
+
+
+def _binary(name: str, *others: str) -> str:
+    for candidate in (name, *others):
+        found = shutil.which(candidate)
+        if found:
+            return found
+    raise AssertionError(f"{name} is missing: apt-get install -y chromium chromium-driver (.ci/run does)")
+
+
+@pytest.fixture(scope="module")
+def browser():
+    options = webdriver.ChromeOptions()
+    options.binary_location = _binary("chromium", "chromium-browser")
+    for argument in ("--headless=new", "--no-sandbox", "--disable-dev-shm-usage", "--disable-gpu"):
+        options.add_argument(argument)
+    options.add_argument(f"--window-size={PHONE[0]},{PHONE[1]}")
+    service = Service(executable_path=_binary("chromedriver"))
+    driver = webdriver.Chrome(options=options, service=service)
+    yield driver
+    driver.quit()
+
+
+@pytest.fixture
+def served(tmp_path):
+    server = Served(tmp_path / "night.txt", "--rules", "ofc", "--stake", "10", "--players", "Amy Bob Cy")
+    yield server
+    server.stop()
+
+
+def _until(driver, what, message: str):
+    return WebDriverWait(driver, WAIT).until(lambda _: what(), message)
+
+
+def _text(driver, element_id: str) -> str:
+    return driver.find_element(By.ID, element_id).text
+
+
+def _tap(driver, hand: str) -> None:
+    for card in hand.replace("/", " ").split():
+        driver.find_element(By.ID, f"card-{card}").click()
+
+
+def _viewport(driver, width: int, height: int) -> None:
+    """The page's inner size, whatever the window's frame takes."""
+    driver.set_window_size(width, height)
+    inner = driver.execute_script("return [window.innerWidth, window.innerHeight]")
+    driver.set_window_size(2 * width - inner[0], 2 * height - inner[1])
+
+
+def _screenshot(driver, folder: pathlib.Path, name: str, width: int) -> None:
+    """The whole page at ``width`` CSS pixels, as a PNG file."""
+    _viewport(driver, width, 800)
+    height = driver.execute_script("return document.documentElement.scrollHeight")
+    _viewport(driver, width, min(height, 3000))
+    folder = pathlib.Path(SHOTS) if SHOTS else folder
+    folder.mkdir(parents=True, exist_ok=True)
+    assert driver.save_screenshot(str(folder / name))
+    assert (folder / name).read_bytes().startswith(b"\x89PNG")
+
+
+def _open(driver, server: Served, number: int = 1) -> None:
+    _viewport(driver, *PHONE)
+    driver.get(server.url)
+    _until(driver, lambda: _text(driver, "deal-number") == str(number), "the page did not load the session")
+    _until(driver, lambda: driver.find_elements(By.ID, "hand-2"), "the three seats did not appear")
+
+
+def test_a_whole_deal_tapped_checked_saved_and_undone(browser, served, tmp_path):
+    driver = browser
+    _open(driver, served)
+    assert driver.execute_script("return window.innerWidth") == PHONE[0]
+
+    _tap(driver, AMY)  # Amy's 13 cards: the picker moves on to Bob
+    _until(driver, lambda: "Bob" in _text(driver, "picking"), "the picker did not move on to Bob")
+    assert driver.find_element(By.ID, "hand-0").get_attribute("value") == AMY
+    assert not driver.find_element(By.ID, "card-Ks").is_enabled()  # Amy holds it: greyed out for Bob
+    assert driver.find_element(By.ID, "card-Qs").is_enabled()
+
+    _tap(driver, BOB_FOULS[:8])  # Bob's front, then the phone reloads the page: the deal is kept
+    driver.refresh()
+    _until(driver, lambda: driver.find_element(By.ID, "hand-1").get_attribute("value") == "Qd Qc 3h", "Bob lost")
+    assert driver.find_element(By.ID, "hand-0").get_attribute("value") == AMY
+    driver.find_element(By.ID, "seat-1").click()  # Bob's seat takes the taps again
+    _tap(driver, BOB_FOULS[11:])
+    _until(driver, lambda: "Bob fouls" in _text(driver, "warning-1"), "no foul warning for Bob")
+    assert "front pair of queens" in _text(driver, "warning-1")
+    assert not driver.find_element(By.ID, "save").is_enabled()  # Cy has no hand yet
+
+    typed = driver.find_element(By.ID, "hand-2")  # Cy's hand typed as text
+    typed.click()
+    typed.send_keys(CY)
+    _until(driver, lambda: driver.find_element(By.ID, "save").is_enabled(), "the deal never became savable")
+    _until(driver, lambda: "If saved" in _text(driver, "preview"), "no settlement before the save")
+    assert "Bob fouls" in _text(driver, "warning-1")  # still said, before the save
+    _screenshot(driver, tmp_path, "serve-phone.png", PHONE[0])
+    _viewport(driver, *PHONE)
+
+    driver.find_element(By.ID, "save").click()
+    _until(driver, lambda: "Saved deal 1" in _text(driver, "saved"), "the save was not confirmed")
+    assert deal_count(served.path) == 1
+    _until(driver, lambda: "Amy" in _text(driver, "totals"), "no standings after the save")
+    assert _text(driver, "deal-number") == "2"
+    assert driver.find_element(By.ID, "hand-0").get_attribute("value") == ""  # a new deal starts blank
+    rows = {row.split()[0]: row.split()[1] for row in _text(driver, "totals").splitlines()[1:]}
+    assert rows["Bob"].startswith("-")  # a foul loses to both
+    assert "pays" in _text(driver, "transfers")
+    assert "Deal 1" in _text(driver, "last-deal")
+
+    driver.find_element(By.ID, "explain-go").click()
+    _until(driver, lambda: "Amy against Bob" in _text(driver, "explanation"), "no explanation of Amy and Bob")
+
+    driver.find_element(By.ID, "undo").click()
+    assert "Tap again" in _text(driver, "undo")
+    driver.find_element(By.ID, "undo").click()
+    _until(driver, lambda: "Removed deal 1" in _text(driver, "undone"), "the undo was not confirmed")
+    _until(driver, lambda: "No deal yet" in _text(driver, "totals"), "the standings still show the deal")
+    assert deal_count(served.path) == 0
+    assert _text(driver, "deal-number") == "1"
+
+
+def test_a_card_dealt_twice_is_shown_beside_the_hand_and_the_laptop_layout(browser, served, tmp_path):
+    driver = browser
+    served_first = served.request("POST", "api/save", {"hands": {"Amy": AMY, "Bob": BOB_FOULS, "Cy": CY}})
+    assert served_first[0] == 200
+    _open(driver, served, 2)
+    _viewport(driver, *LAPTOP)
+    _until(driver, lambda: "Deal 1" in _text(driver, "last-deal"), "the saved deal is not shown")
+    assert "Fantasyland" in _text(driver, "seat-0")  # Amy's kings up front: she plays this deal in it
+    assert "Fantasyland" not in _text(driver, "seat-1")
+    _tap(driver, AMY)
+    bob = driver.find_element(By.ID, "hand-1")
+    bob.click()
+    bob.send_keys("Ks " + BOB_FOULS.split(" ", 1)[1])  # Amy's king of spades again
+    _until(driver, lambda: "dealt twice" in _text(driver, "error-1"), "no error beside Bob's hand")
+    assert "Ks is dealt twice" in _text(driver, "error-1")
+    assert not driver.find_element(By.ID, "save").is_enabled()
+    _screenshot(driver, tmp_path, "serve-laptop.png", LAPTOP[0])
+    assert deal_count(served.path) == 1
+
+
+def test_surrender_is_a_tick_and_a_newcomer_a_name_in_the_seats(browser, served):
+    driver = browser
+    _open(driver, served)
+    driver.find_element(By.ID, "hand-0").send_keys(AMY)
+    driver.find_element(By.ID, "hand-1").send_keys(BOB)
+    driver.find_element(By.ID, "surrender-2").click()  # Cy surrenders
+    _until(driver, lambda: "surrenders" in _text(driver, "preview"), "no surrender in the settlement")
+    driver.find_element(By.ID, "save").click()
+    _until(driver, lambda: "Saved deal 1" in _text(driver, "saved"), "the save was not confirmed")
+    assert "Cy: surrender" in pathlib.Path(served.path).read_text()
+
+    seats = driver.find_element(By.ID, "players")  # Dan joins, and sits the next deal out
+    seats.send_keys(" Dan")
+    seats.send_keys("\t")
+    _until(driver, lambda: driver.find_elements(By.ID, "hand-3"), "no seat for Dan")
+    driver.find_element(By.ID, "out-3").click()
+    driver.find_element(By.ID, "hand-0").send_keys(AMY)
+    driver.find_element(By.ID, "hand-1").send_keys(BOB)
+    driver.find_element(By.ID, "hand-2").send_keys(CY)
+    _until(driver, lambda: driver.find_element(By.ID, "save").is_enabled(), "the deal never became savable")
+    driver.find_element(By.ID, "save").click()
+    _until(driver, lambda: "Saved deal 2" in _text(driver, "saved"), "the second save was not confirmed")
+    assert "@players Amy Bob Cy Dan" in pathlib.Path(served.path).read_text()
+    assert deal_count(served.path) == 2
+    _until(driver, lambda: driver.find_elements(By.ID, "hand-3"), "Dan's seat is gone after the save")
