@@ -25,6 +25,14 @@ def served(tmp_path):
     server.stop()
 
 
+@pytest.fixture(scope="module")
+def refusing(tmp_path_factory):
+    """One server for the requests it refuses (none of them writes): started once."""
+    server = Served(tmp_path_factory.mktemp("refusing") / "night.txt", "--rules", "ofc", "--stake", "10", *SEATS)
+    yield server
+    server.stop()
+
+
 def test_a_new_session_gets_its_header_and_the_state_says_it(served, tmp_path):
     assert (tmp_path / "night.txt").read_text() == "@rules ofc\n@stake 10\n@players Amy Bob Cy\n"
     assert "Serving new session" in served.printed[0] and served.url.startswith("http://127.0.0.1:")
@@ -34,7 +42,7 @@ def test_a_new_session_gets_its_header_and_the_state_says_it(served, tmp_path):
     table = state["table"]
     assert table["rules"]["id"] == "ofc" and table["stake"] == 10 and table["seats"] == ["Amy", "Bob", "Cy"]
     assert table["next"] == 1 and table["money"] is True
-    assert state["session"] == {"rules": "ofc", "stake": 10, "deals": [], "totals": [], "transfers": []}
+    assert state["session"] == {"rules": "ofc", "stake": 10, "deals": [], "totals": [], "transfers": [], "versus": []}
 
 
 def test_the_state_is_the_json_cpscore_session_prints(served):
@@ -89,6 +97,7 @@ def test_a_second_tap_on_save_does_not_save_the_deal_twice(served):
     assert deal_count(served.path) == 1
 
 
+@pytest.mark.slow  # a real process killed, raced or on a terminal: CI runs it (-m slow)
 def test_concurrent_saves_from_several_phones_and_an_add_lose_nothing(served):
     phones, each = 6, 4
     answers: list[int] = []
@@ -162,7 +171,8 @@ def test_a_newcomer_at_the_table_is_seated_in_the_file(served, tmp_path):
         ({}, b"{" + b" " * 70000 + b"}", 413, "over the limit of 65536"),
     ],
 )
-def test_bad_requests_get_one_line_errors(served, headers, body, status, error):
+def test_bad_requests_get_one_line_errors(refusing, headers, body, status, error):
+    served = refusing
     import urllib.error
     import urllib.request
 
@@ -223,6 +233,7 @@ def test_a_phone_gone_mid_request_harms_nothing(served):
     assert code == 0 and err == ""  # no traceback
 
 
+@pytest.mark.slow  # a real process killed, raced or on a terminal: CI runs it (-m slow)
 def test_ctrl_c_stops_the_server_cleanly(served):
     served.request("POST", "api/save", {"hands": DEAL})
     code, out, err = served.stop()
@@ -232,6 +243,7 @@ def test_ctrl_c_stops_the_server_cleanly(served):
         socket.create_connection(("127.0.0.1", served.port), timeout=5).close()
 
 
+@pytest.mark.slow  # a real process killed, raced or on a terminal: CI runs it (-m slow)
 def test_a_killed_server_leaves_the_file_whole(tmp_path):
     server = Served(tmp_path / "night.txt", "--rules", "ofc", *SEATS)
     saved = []
@@ -322,6 +334,7 @@ def test_serve_refuses_bad_input_with_one_line(tmp_path):
     assert done.returncode == 2 and "does not exist" in done.stderr
 
 
+@pytest.mark.slow  # a real process killed, raced or on a terminal: CI runs it (-m slow)
 def test_a_port_in_use_is_an_environment_failure(served, tmp_path):
     done = cpscore("serve", str(tmp_path / "other.txt"), "--port", str(served.port), check=False)
     assert done.returncode == 1 and done.stderr.startswith(f"Error: cannot listen on 127.0.0.1:{served.port}")
@@ -375,6 +388,7 @@ def test_a_natural_is_shown_before_the_save_and_a_waive_plays_the_rows(tmp_path)
         server.stop()
 
 
+@pytest.mark.slow  # a real process killed, raced or on a terminal: CI runs it (-m slow)
 def test_on_a_terminal_shared_prints_a_qr_code_and_ctrl_c_stops(tmp_path):
     import os
 

@@ -5,8 +5,10 @@ the save, the save, the standings, the undo.  The screenshots of the README
 (``docs/serve-phone.png``, ``docs/serve-laptop.png``) are taken on the way
 (``CPSCORE_SCREENSHOTS=docs`` writes them there).
 
-These tests need the browser: ``.ci/run`` installs it.  Without it they fail
-(they are never skipped), saying what to install."""
+These tests need the browser: ``.ci/run`` installs it and runs them (they are
+marked slow, so that the README's ``python -m pytest`` passes on a machine
+without a browser; ``python -m pytest -m slow`` runs them).  Without the
+browser they fail (they are never skipped), saying what to install."""
 
 from __future__ import annotations
 
@@ -20,6 +22,8 @@ from selenium.webdriver.chrome.service import Service
 from selenium.webdriver.common.by import By
 from selenium.webdriver.support.ui import WebDriverWait
 from serving import AMY, BOB, BOB_FOULS, CY, Served, deal_count
+
+pytestmark = pytest.mark.slow
 
 # Where the screenshots go: CPSCORE_SCREENSHOTS=docs makes the README's anew;
 # by default a temporary folder (a test run leaves the work tree as it was).
