@@ -15,7 +15,7 @@ from cpscore.formatting import table_styles
 from cpscore.rules import preset_names
 
 PRESETS = preset_names()
-COMMANDS = ["score", "check", "session", "stats", "add", "undo", "remove", "replace", "play", "arrange", "rules"]
+COMMANDS = ["score", "check", "session", "stats", "add", "undo", "remove", "replace", "play", "serve", "arrange", "rules"]
 AMY = "Amy=Ks Kd 4c / 9h 9c 5d 5s 2c / Ah Ad Ac 7s 7d"
 BOB = "Bob=Qs Jd 3c / Th Tc 8d 8s 3d / Kh Qh Jh 8h 2h"
 
@@ -84,7 +84,7 @@ def folder(tmp_path, monkeypatch):
 CASES = [
     # commands and options: click's, through the lazy group
     ("commands", [""], COMMANDS),
-    ("commands s", ["s"], ["score", "session", "stats"]),
+    ("commands s", ["s"], ["score", "session", "stats", "serve"]),
     ("commands re", ["re"], ["remove", "replace"]),
     ("no command", ["x"], []),
     ("group options", ["-"], ["-h", "--help", "--version", "-V"]),
@@ -174,7 +174,7 @@ def test_completions(folder, words, expected):
 # Bash cuts a word at ':' and '=' (COMP_WORDBREAKS): Amy:B reaches cpscore as
 # Amy, :, B, and bash replaces only what follows the last cut.
 BASH_CASES = [
-    ("commands", ["s"], ["score", "session", "stats"]),
+    ("commands", ["s"], ["score", "session", "stats", "serve"]),
     ("presets", ["check", "--rules", "p"], ["pineapple", "pusoy", "pineapple-ru"]),
     ("--surrender", ["add", "night.txt", "--surrender", ""], ["Amy", "Bob", "Cy", "Dee"]),
     ("--pair-stake first player", ["session", "night.txt", "--pair-stake", "B"], ["Bob:"]),

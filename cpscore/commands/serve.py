@@ -9,7 +9,14 @@ from __future__ import annotations
 
 import click
 
-from cpscore.commands._options import EnvironmentError_, InputError, _help_option, _load_rules, _stake_options
+from cpscore.commands._options import (
+    EnvironmentError_,
+    InputError,
+    _completer,
+    _help_option,
+    _load_rules,
+    _stake_options,
+)
 
 #: Where ``cpscore --help`` lists the command (see :mod:`cpscore.commands`).
 ORDER = 46
@@ -60,13 +67,20 @@ class _Unchanged(Exception):
 
 @click.command(name="serve", add_help_option=False)
 @_help_option
-@click.argument("target", metavar="FILE")
-@click.option("--rules", "rules_text", metavar="NAME|FILE", help="Rules for a new session file (its @rules header).")
+@click.argument("target", metavar="FILE", shell_complete=_completer("files"))
+@click.option(
+    "--rules",
+    "rules_text",
+    metavar="NAME|FILE",
+    shell_complete=_completer("rules"),
+    help="Rules for a new session file (its @rules header).",
+)
 @_stake_options("The stake of a new session file (its @stake header).", "One pair's stake in a new session file.")
 @click.option(
     "--players",
     multiple=True,
     metavar="NAMES",
+    shell_complete=_completer("players"),
     help="The seats of a new session file, in order (its @players header).",
 )
 @click.option(
