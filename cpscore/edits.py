@@ -27,7 +27,7 @@ byte-order mark and a missing final newline.  A removed deal takes one blank
 line with it when nothing else stood between it and a blank line (or the
 start or end of the file) on either side, so that removing a deal ``add``
 appended gives the file back as it was before.  The one other line removed:
-taking out the last deal takes the stake lines written between it and the
+taking out the last deal takes the stake and seat lines written between it and the
 deal before it too (``@stake``, ``@pair-stake``), which would otherwise set
 the stake for no deal; the report shows them.
 
@@ -229,8 +229,8 @@ class Removal(_Edit):
         target = self.target
         with_stake = ""
         if self.stake_lines:
-            those = "the stake line" if self.stake_lines == 1 else f"the {self.stake_lines} stake lines"
-            with_stake = f", with {those} before it (they would set the stake for no deal)"
+            those = "the line" if self.stake_lines == 1 else f"the {self.stake_lines} lines"
+            with_stake = f", with {those} before it (@stake, @pair-stake, @players: they would change nothing)"
         lines = [f"removed deal {self.number} (line {self.line}) from {target}{with_stake}:"]
         lines += [f"  - {_printable(line)}" for line in self.removed]
         left = f"now has {_deals(self.count)}"

@@ -288,6 +288,11 @@ def parse_seats(values: Iterable[str], where: str) -> tuple[str, ...]:
 def seats_text(seats: Iterable[str]) -> str:
     """Seats as a ``@players`` line writes them (read back by :func:`seat_names`)."""
     seats = list(seats)
+    for name in seats:
+        if "," in name:
+            raise DealError(
+                f"player {shown(name)} cannot be seated: a comma separates the names of the seats (@players)"
+            )
     return ", ".join(seats) if any(" " in name for name in seats) else " ".join(seats)
 
 
@@ -363,7 +368,8 @@ def continued(header: Header, deals: Iterator[DealText], source: str) -> Iterato
     """The deals of a file that continues a night (``session a.txt b.txt``): its
     ``@stake``, ``@pair-stake`` and ``@players`` header lines change the stake
     and the seats from its first deal on, as such lines between deals do."""
-    changes = [("players", header.players, header.where["players"])] if header.players is not None else []
+    # Its seats are its own: a file without @players names none (an empty value clears them).
+    changes = [("players", header.players or "", header.where.get("players", source))]
     changes += [("stake", header.stake, header.where["stake"])] if header.stake is not None else []
     changes += [("pair-stake", text, where) for text, where in zip(header.pair_stakes, header.pair_where)]
     for text in deals:
@@ -455,10 +461,19 @@ class Spool:
         self.count += 1
         widest = self.widest
         units_max, money_max, total_units, total_money = widest
-        for value in outcome.units:
+        units, money = outcome.units, outcome.money
+        seats = deal.seats
+        if len({seat.owner for seat in seats}) < len(seats):  # criss-cross: a player's hands add up
+            by_owner: dict[str, list[Amount]] = {}
+            for seat, held, paid in zip(seats, units, money):
+                found = by_owner.setdefault(seat.owner, [0, 0])
+                found[0] += held
+                found[1] += paid
+            units, money = [pair[0] for pair in by_owner.values()], [pair[1] for pair in by_owner.values()]
+        for value in units:
             if value > units_max or -value > units_max:
                 units_max = -value if value < 0 else value
-        for value in outcome.money:
+        for value in money:
             if value > money_max or -value > money_max:
                 money_max = -value if value < 0 else value
         running_units, running_money = ledger.units, ledger.money
@@ -653,6 +668,7 @@ class Ledger:
         self.first_stake = stake  # the stake the night started with
         self.first_pairs = dict(self.pair_stakes)  # and its pair stakes
         self.changed: list[str] = []  # the stake and seat changes the last deal taken started with, in words
+        self._carried: list[str] = []  # those of a deal that could not be taken, for the next one
         # Banker pairing: who holds the bank next deal, the first of these who plays it
         # (none of them: the first player listed).
         self.bank_order: list[str] = []
@@ -727,36 +743,49 @@ class Ledger:
         return [seat.name for seat in deal.seats if seat.name in self.fantasyland]
 
     def _change_stakes(self, text: DealText) -> None:
-        """Stake lines before this deal: they set the stake (for every pair, or
-        one pair) from this deal on (docs/rules.md 4).  A stake given on the
-        command line replaces the file's: its lines are then only noted."""
-        stake, pair_stakes = self.stake, self.pair_stakes
-        self.changed = []
+        """Stake and seat lines before this deal: they set the stake (for every
+        pair, or one pair) and the seats from this deal on (docs/rules.md 4),
+        all of them or, on an error, none.  A stake given on the command line
+        replaces the file's: its lines are then only noted.  A later file of a
+        night without a ``@players`` header has no seats (an empty value)."""
+        stake, pair_stakes, seats = self.stake, self.pair_stakes, self.seats
+        changed: list[str] = []
+        history: list[tuple[str, str]] = []
+        places: dict[frozenset[str], str] = {}
+        ignored: list[tuple[str, str]] = []
         for key, value, where in text.changes:
             if key in self.fixed:
-                self.ignored.append((key, where))
+                ignored.append((key, where))
                 continue
             if key == "players":
-                seats = parse_seats([value], f"{where}: @players")
-                for name in seats:
+                if not value:  # a file of the night that names no seats
+                    seats = None
+                    continue
+                chosen = parse_seats([value], f"{where}: @players")
+                for name in chosen:
                     other = self.owners.alike(name)
                     if other is not None:
                         raise DealError(look_alike(name, f"{where}: @players", *other))
-                self.changed += seat_changes(self.seats, seats)
-                self.seats = seats
+                changed += seat_changes(seats, chosen)
+                seats = chosen
             elif key == "stake":
                 stake = stake_amount(value, f"{where}: @stake")
-                self.changed.append(f"stake {text_of(stake)} from here")
-                self._remember_stake(text.number, f"{text_of(stake)} a unit", where)
+                changed.append(f"stake {text_of(stake)} from here")
+                history.append((f"{text_of(stake)} a unit", where))
             else:
                 pair, amount = pair_stake(value, where)
                 pair_stakes = {**pair_stakes, pair: amount}
-                self.pair_places[pair] = f"{where}: @pair-stake"
-                self.changed.append(f"{':'.join(sorted(pair))} stake {text_of(amount)} from here")
-                self._remember_stake(text.number, f"{':'.join(sorted(pair))} {text_of(amount)}", where)
+                places[pair] = f"{where}: @pair-stake"
+                changed.append(f"{':'.join(sorted(pair))} stake {text_of(amount)} from here")
+                history.append((f"{':'.join(sorted(pair))} {text_of(amount)}", where))
         if (stake, pair_stakes) != (self.stake, self.pair_stakes):
             self.restaked = True
-        self.stake, self.pair_stakes = stake, pair_stakes
+        self.stake, self.pair_stakes, self.seats = stake, pair_stakes, seats
+        self.changed += changed
+        self.pair_places.update(places)
+        self.ignored += ignored
+        for words, where in history:
+            self._remember_stake(text.number, words, where)
 
     def _remember_stake(self, number: int, words: str, where: str) -> None:
         if len(self.history) < HISTORY:
@@ -767,9 +796,17 @@ class Ledger:
     def take(self, text: DealText, source: str) -> tuple[Deal, Outcome]:
         """Settle the next deal (:func:`cpscore.scoring.kernel`) and update the
         running state; a session's totals need nothing more."""
-        self.changed = []
+        # The notes of the lines before a deal that was not taken (--skip-invalid) go to this one.
+        self.changed, self._carried = self._carried, []
         if text.changes:
             self._change_stakes(text)
+        try:
+            return self._take(text, source)
+        except CpscoreError:
+            self._carried = self.changed
+            raise
+
+    def _take(self, text: DealText, source: str) -> tuple[Deal, Outcome]:
         if self.over is not None:
             raise DealError(f"{source}, deal {text.number} (line {text.line}): {self.over}")
         self._check_names(text)
@@ -994,10 +1031,10 @@ def appended(existing: str, lines: list[str], header: Collection[str] = (), newl
     ('@rules ofc\n\nA: x\nB: y\n', 3)
     """
     text = existing
+    if text and not text.endswith("\n"):  # a last line without its line end: it gets one first
+        text += newline
     if header:
         text += newline.join(header) + newline
-    if text and not text.endswith("\n"):
-        text += newline
     if text.strip():
         text += newline  # a blank line ends the previous deal (or the header)
     start = text.count("\n") + 1
@@ -1047,6 +1084,17 @@ def check_players(
                     f"check the name, or pass --new-player {shown(entry.name)}"
                 )
     return warnings
+
+
+def _rewritten(text: str, lines: Iterable[tuple[int, str, str]]) -> str:
+    """``text`` with header lines (by number) rewritten as ``@KEY VALUE``, each
+    keeping its line end."""
+    parts = text.splitlines(keepends=True)
+    for number, key, value in lines:
+        old = parts[number - 1]
+        end = old[len(old.rstrip("\r\n")) :]
+        parts[number - 1] = f"@{key} {value}{end}"
+    return "".join(parts)
 
 
 def _header_stakes(header: Header) -> tuple[Amount, dict[frozenset[str], Amount]]:
@@ -1148,6 +1196,7 @@ class Append:
         self.changes: tuple[str, ...] = ()
         self.warnings: list[str] = []
         self.warnings_before: list[str] = []  # options that wrote nothing: the value is in force already
+        self._replaced: list[tuple[int, str, str]] = []  # header lines rewritten (a file with no deal yet)
         self._expected: tuple[tuple[Header, tuple[tuple[str, str], ...]], tuple[tuple[str, str], ...]] | None = None
 
     def __call__(self, current: bytes | None) -> bytes:
@@ -1183,6 +1232,15 @@ class Append:
             raise DealError(f"{target}: {ledger.over}; the deal was not added")
         head, between, seats = self._settings(header, ledger, known, count)
         entries = self._seated(seats)
+        if self.pair_stakes:  # as session checks them: players of the night, this deal's included
+            from cpscore.deal import named_player
+
+            players = [*known.names(), *(owner(entry.name) for entry in entries if owner(entry.name) not in known)]
+            for pair in self.pair_stakes:
+                for name in sorted(pair):
+                    named_player(name, players, "--pair-stake", f"; a pair stake is between players of {target}")
+        if self._replaced:  # a file of header lines only: the header lines given anew are rewritten
+            existing = _rewritten(existing, self._replaced)
         refuse_fantasyland_markers(entries)
         warnings = check_players(entries, known, self.new_player, target, bool(count), seats or ())
         deal = build_deal(entries, rules, self.surrender, self.waive)
@@ -1200,7 +1258,7 @@ class Append:
         if self.stored:
             head.insert(0, ("rules", self.stored))
         text, line = appended(existing, [*changes, *deal_lines(deal)], [f"@{k} {v}" for k, v in head], newline)
-        self._expected = (header, tuple(head)), tuple(between)
+        self._expected = (header, (*head, *((key, value) for _, key, value in self._replaced))), tuple(between)
         self._check_reads_back(text, deal, count + 1)
         self.number, self.line, self.settlement = count + 1, line + len(changes), settlement
         self.warnings = self.warnings_before + warnings + list(settlement.warnings)
@@ -1215,19 +1273,16 @@ class Append:
         seats the deal is played in."""
         head: list[tuple[str, str]] = []
         between: list[tuple[str, str]] = []
-        target = self.target
+        self._replaced = []
 
         def write(key: str, value: str, option: str, given: str | None, line: str | None) -> None:
             if count:
                 between.append((key, value))
             elif given is None:
                 head.append((key, value))
-            else:  # a header line says otherwise, and there is no deal to change it before
-                raise DealError(
-                    f"{line}: @{key} {given if len(given) <= 40 else shown(given, 40)} is the session's header and "
-                    f"{target} has no deal yet: "
-                    f"edit the header to change it, or drop {option}"
-                )
+            else:  # a header line says otherwise, and there is no deal yet: that line is rewritten
+                assert line is not None  # a header line given is a line of the file
+                self._replaced.append((int(line.rsplit(" ", 1)[1]), key, value))
 
         seats = ledger.seats
         chosen: tuple[str, ...] | None
@@ -1260,8 +1315,11 @@ class Append:
         for pair, amount in self.pair_stakes.items():
             a, b = sorted(pair)
             if ledger.pair_stakes.get(pair) != amount:
-                given = next((t for t in header.pair_stakes if pair_stake(t, target)[0] == pair), None)
-                write("pair-stake", f"{a}:{b}={text_of(amount)}", "--pair-stake", given, target)
+                given, line = next(
+                    ((t, w) for t, w in zip(header.pair_stakes, header.pair_where) if pair_stake(t, w)[0] == pair),
+                    (None, None),
+                )
+                write("pair-stake", f"{a}:{b}={text_of(amount)}", "--pair-stake", given, line)
             else:
                 self.warnings_before.append(
                     f"--pair-stake {a}:{b}={text_of(amount)}: the pair's stake is that already; nothing written"
@@ -1290,10 +1348,20 @@ class Append:
             def values(header: Header) -> tuple:
                 return (header.rules, header.stake, header.pair_stakes, header.buy_in, header.players)
 
+            pairs = list(before.pair_stakes)
+            for key, value in head:
+                if key != "pair-stake":
+                    continue
+                new_pair = pair_stake(value, self.target)[0]
+                index = next((k for k, t in enumerate(pairs) if pair_stake(t, self.target)[0] == new_pair), None)
+                if index is None:
+                    pairs.append(value)
+                else:  # a header line rewritten
+                    pairs[index] = value
             expected = (
                 wanted.get("rules", before.rules),
                 wanted.get("stake", before.stake),
-                (*before.pair_stakes, *(value for key, value in head if key == "pair-stake")),
+                tuple(pairs),
                 before.buy_in,
                 wanted.get("players", before.players),
             )

@@ -181,6 +181,8 @@ class DealLines:
             text += f"\n{result.source}:\n"
         if owners != self.columns:
             text += self.flush()
+            if text and self.style != DEFAULT_STYLE and not text.endswith("\n\n"):
+                text += "\n"  # a table ends: a blank line before the next
             self.columns = owners
             least = max(self.cell_width, 11)
             self.widths = [max(text_width(name), least) for name in owners]
@@ -285,7 +287,8 @@ def title(ledger: Ledger, source: str, show_money: bool, several: bool = False) 
         return f"Session {source}: rules {ledger.rules.id}\n"
     if not ledger.history and not ledger.first_pairs:
         return f"Session {source}: rules {ledger.rules.id}, stake {number(ledger.first_stake)} a unit\n"
-    return f"Session {source}: rules {ledger.rules.id}\nStakes: {stakes_text(ledger, several)}\n"
+    lines = _wrap(stakes_text(ledger, several), WIDTH - len("Stakes: "))
+    return f"Session {source}: rules {ledger.rules.id}\nStakes: " + "\n        ".join(lines) + "\n"
 
 
 def render_totals(ledger: Ledger, style: str = DEFAULT_STYLE, show_money: bool = False, versus: bool = False) -> str:

@@ -290,8 +290,8 @@ def test_the_stake_lines_before_the_last_deal_go_with_it(tmp_path):
     result = run("undo", str(path))
     assert result.exit_code == 0, result.stderr
     assert result.stdout == (
-        f"removed deal 2 (line 10) from {path}, with the 3 stake lines before it "
-        "(they would set the stake for no deal):\n"
+        f"removed deal 2 (line 10) from {path}, with the 3 lines before it "
+        "(@stake, @pair-stake, @players: they would change nothing):\n"
         f"  - @stake 20\n  - @pair-stake Amy:Bob=5\n  - @stake 30\n  - Amy: {AMY}\n  - Cy: {CY}\n"
         f"{path} now has 1 deal\n"
     )

@@ -394,7 +394,8 @@ def test_players_names_a_changed_table_and_a_newcomer(night):
     result = play("night.txt", "--players", "Cy Dan Amy", lines=[CY, BOB, AMY, "y"])
     assert result.exit_code == 0, result.output
     assert f"\nDeal 4: Cy, Dan, Amy\n{ask('Cy')}{CY}\n{ask('Dan')}{BOB}\n{ask('Amy')}{AMY}\n" in result.output
-    assert night.read_text().endswith(f"\n\n@players Cy Dan Amy\nCy: {CY}\nDan: {BOB}\nAmy: {AMY}\n")
+    # A night without seats stays one: --players orders this run's questions, and writes no @players.
+    assert night.read_text().endswith(f"\n\nCy: {CY}\nDan: {BOB}\nAmy: {AMY}\n")
     assert "Dan" in session_totals(night)
 
 

@@ -160,16 +160,70 @@ def test_a_stake_on_a_file_without_deals_goes_in_its_header(tmp_path, monkeypatc
     assert (tmp_path / "n.txt").read_text() == f"@rules 1-6\n@stake 2\n\nAmy: {AMY}\nBob: {BOB}\n"
 
 
-def test_a_header_stake_on_a_file_without_deals_is_not_changed(tmp_path, monkeypatch):
+def test_a_file_of_header_lines_only_has_them_rewritten(tmp_path, monkeypatch):
+    """No deal yet (a night started, or its first deal undone): the header's own
+    @stake, @pair-stake and @players lines take the new values, in their place."""
     monkeypatch.chdir(tmp_path)
-    (tmp_path / "n.txt").write_text("@stake 5\n")
-    result = cli("add", "n.txt", "--stake", "2", f"Amy={AMY}", f"Bob={BOB}")
+    (tmp_path / "n.txt").write_text("# Friday\r\n@stake 5\r\n@pair-stake Amy:Bob=3\r\n@players Amy Bob\r\n")
+    result = cli("add", "n.txt", "--stake", "2", "--pair-stake", "Bob:Amy=4", "--new-player", "Cy", AMY, BOB, CY)
+    assert result.exit_code == 0, result.output
+    assert (tmp_path / "n.txt").read_bytes() == (
+        f"# Friday\r\n@stake 2\r\n@pair-stake Amy:Bob=4\r\n@players Amy Bob Cy\r\n\r\n"
+        f"Amy: {AMY}\r\nBob: {BOB}\r\nCy: {CY}\r\n"
+    ).encode()
+
+
+def test_a_header_without_its_last_line_end_is_added_to(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "h.txt").write_text("@stake 5")
+    assert cli("add", "h.txt", "--players", "Amy Bob", AMY, BOB).exit_code == 0
+    assert (tmp_path / "h.txt").read_text() == f"@stake 5\n@players Amy Bob\n\nAmy: {AMY}\nBob: {BOB}\n"
+
+
+@pytest.mark.parametrize(
+    ("pair", "message"),
+    [
+        ("Amy:Cy=10", "Error: --pair-stake names 'Cy', who does not play (players: Amy, Bob); a pair stake is between"),
+        ("amy:bob=10", "Error: --pair-stake names 'amy': the player is 'Amy' (names are written exactly)"),
+    ],
+    ids=["sits-out", "case"],
+)
+def test_a_pair_stake_names_players_of_the_night(night, pair, message):
+    """What session would refuse, add refuses: Cy is seated but has not played."""
+    night.write_text("@players Amy Bob Cy\n")
+    result = cli("add", night, "--pair-stake", pair, AMY, BOB, "-")
+    assert result.exit_code == 2 and result.stderr.startswith(message), result.stderr
+    assert night.read_text() == "@players Amy Bob Cy\n"
+
+
+def test_a_comma_in_a_name_cannot_be_seated(night):
+    result = cli("add", night, "--new-player", "Lee,Ann", AMY, BOB, CY, "-")
     assert result.exit_code == 2
     assert result.stderr == (
-        "Error: n.txt, line 1: @stake 5 is the session's header and n.txt has no deal yet: "
-        "edit the header to change it, or drop --stake\n"
+        "Error: player 'Lee,Ann' cannot be seated: a comma separates the names of the seats (@players)\n"
     )
-    assert (tmp_path / "n.txt").read_text() == "@stake 5\n"
+
+
+def test_a_later_file_without_seats_has_none(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "a.txt").write_text(f"@players Amy Bob\n\nAmy: {AMY}\nBob: {BOB}\n")
+    (tmp_path / "b.txt").write_text(f"Amy: {AMY}\nDan: {CY}\n")
+    result = cli("session", "--totals", "a.txt", "b.txt")
+    assert result.exit_code == 0, result.output
+
+
+def test_the_lines_before_a_skipped_deal_are_noted_on_the_next(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "s.txt").write_text(
+        f"@stake 5\n\nAmy: {AMY}\nBob: {BOB}\n\n@stake 20\n@players Amy Bob Cy\nAmy: {AMY}\nBob: XX\n\n"
+        f"Amy: {AMY}\nCy: {CY}\n"
+    )
+    result = CliRunner().invoke(main, ["session", "--skip-invalid", "s.txt"])
+    assert result.exit_code == 0, result.output
+    assert (
+        "   3    11  +4 (+6)      - (-2)       -4 (-4)      stake 20 from here;\n"
+        "            +80 (+90)    - (-10)      -80 (-80)    seats Amy Bob Cy from here\n"
+    ) in result.stdout  # deal 3 at 20: Amy +4
 
 
 @pytest.mark.parametrize(
@@ -225,7 +279,9 @@ def test_undo_takes_the_seats_line_with_the_last_deal(night):
     assert cli("add", night, "--new-player", "Dan", AMY, "-", "-", CY).exit_code == 0
     result = cli("undo", night)
     assert result.exit_code == 0, result.output
-    assert result.stdout.startswith(f"removed deal 2 (line 8) from {night}, with the stake line before it")
+    assert result.stdout.startswith(
+        f"removed deal 2 (line 8) from {night}, with the line before it (@stake, @pair-stake, @players"
+    )
     assert "  - @players Amy Bob Cy Dan\n" in result.stdout
     assert night.read_text() == SEATED
 

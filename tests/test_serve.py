@@ -146,15 +146,16 @@ def test_explain_is_the_explanation_of_explain_pair(served):
 
 
 def test_a_newcomer_at_the_table_is_seated_in_the_file(served, tmp_path):
-    status, refused = served.request("POST", "api/save", {"players": "Amy Bob Cy Dan", "hands": {**DEAL, "Dan": "-"}})
-    assert status == 400 and "edit the header to change it" in refused["error"]  # as add --players says
-    assert served.request("POST", "api/save", {"hands": DEAL})[0] == 200
-    hands = {"Amy": AMY, "Bob": BOB, "Cy": CY, "Dan": "-"}
-    status, saved = served.request("POST", "api/save", {"players": "Amy Bob Cy Dan", "hands": hands})
+    # No deal yet: the header's @players line is rewritten, as add --players rewrites it.
+    status, saved = served.request("POST", "api/save", {"players": "Amy Bob Cy Dan", "hands": {**DEAL, "Dan": "-"}})
     assert status == 200, saved
-    assert "@players Amy Bob Cy Dan" in (tmp_path / "night.txt").read_text()
+    assert (tmp_path / "night.txt").read_text().startswith("@rules ofc\n@stake 10\n@players Amy Bob Cy Dan\n\n")
+    # A deal in the file: a newcomer's seats are a @players line before the deal.
+    status, saved = served.request("POST", "api/save", {"players": "Amy Bob Cy Eve", "hands": {**DEAL, "Eve": "-"}})
+    assert status == 200, saved
+    assert "\n\n@players Amy Bob Cy Eve\n" in (tmp_path / "night.txt").read_text()
     _, state = served.request("GET", "api/state")
-    assert state["table"]["seats"] == ["Amy", "Bob", "Cy", "Dan"]
+    assert state["table"]["seats"] == ["Amy", "Bob", "Cy", "Eve"]
     status, bad = served.request("POST", "api/check", {"players": "Amy amy", "hands": {}})
     assert status == 400 and bad["field"] == "players" and "amy" in bad["error"]
 

@@ -182,8 +182,9 @@ class _Play:
             )
         try:
             self.seats = choose_seats(table, seat_names(players, "--players"))
-            # The seats are written (@players) when the session names its seats, or --players does.
-            self.named = bool(players) or table.ledger.seats is not None
+            # The seats are written (@players) when the session names its seats, or --players starts them.
+            # (--players on a night without seats only orders this run's questions).
+            self.named = table.ledger.seats is not None or (bool(players) and not table.deals)
         except CpscoreError as error:
             raise InputError(str(error)) from None
         if table.ledger.over is not None:
