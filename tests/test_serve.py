@@ -5,6 +5,7 @@ gone mid-request, Ctrl-C and a kill."""
 from __future__ import annotations
 
 import json
+import os
 import re
 import signal
 import socket
@@ -446,3 +447,40 @@ def test_money_is_exact_in_every_request_thread(tmp_path):
         assert "." in totals[0]["amount"] and len(totals[0]["amount"]) > 30  # exact, not a float's 17 digits
     finally:
         server.stop()
+
+
+# Found by review: the server's side ------------------------------------------------------
+
+
+def test_malformed_requests_are_400s_never_an_internal_error(refusing):
+    head = "POST /api/check HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n"
+    answer = _raw(refusing.port, (head + "Content-Length: abc\r\n\r\n{}").encode())
+    assert answer.startswith(b"HTTP/1.0 400") and b"Content-Length is not a number" in answer
+    body = b"[" * 30000
+    answer = _raw(refusing.port, (head + f"Content-Length: {len(body)}\r\n\r\n").encode() + body)
+    assert answer.startswith(b"HTTP/1.0 400") and b"nested too deeply" in answer
+    body = b'{"hands": {"\\ud800": "x"}}'  # a lone surrogate: no text can hold it
+    answer = _raw(refusing.port, (head + f"Content-Length: {len(body)}\r\n\r\n").encode() + body)
+    assert answer.startswith(b"HTTP/1.0 400") and b"not Unicode (a lone surrogate)" in answer
+    status, answer = refusing.request("GET", "api/explain?deal=" + "9" * 5000 + "&a=x&b=y")
+    assert (status, answer["field"]) == (400, "deal") and "is not a deal number" in answer["error"]
+
+
+def test_explain_takes_names_written_in_any_script(tmp_path):
+    server = Served(tmp_path / "night.txt", "--players", "Zoë Bob")
+    try:
+        assert server.request("POST", "api/save", {"hands": {"Zoë": AMY, "Bob": BOB}})[0] == 200
+        status, answer = server.request("GET", "api/explain?deal=1&a=Zo%C3%AB&b=Bob")
+        assert status == 200, answer
+        assert answer["pair"] == ["Zoë", "Bob"] and "Zoë" in answer["text"]
+    finally:
+        server.stop()
+
+
+def test_a_session_file_gone_while_served_is_not_a_new_night(served):
+    assert served.request("POST", "api/save", {"hands": DEAL})[0] == 200
+    os.remove(served.path)
+    status, answer = served.request("GET", "api/state")
+    assert status == 409 and answer["error"].startswith("night.txt is gone (deleted or renamed while served)")
+    status, answer = served.request("POST", "api/save", {"hands": DEAL})
+    assert status == 409 and not os.path.exists(served.path)

@@ -198,3 +198,40 @@ def test_surrender_is_a_tick_and_a_newcomer_a_name_in_the_seats(browser, served)
     assert "@players Amy Bob Cy Dan" in pathlib.Path(served.path).read_text()
     assert deal_count(served.path) == 2
     _until(driver, lambda: driver.find_elements(By.ID, "hand-3"), "Dan's seat is gone after the save")
+
+
+def test_another_phones_save_is_never_undone_or_saved_twice(browser, served):
+    """Found by review: the 5 s refresh must not move what a tap already meant."""
+    driver = browser
+    other = {"Amy": AMY, "Bob": BOB, "Cy": CY}
+    assert served.request("POST", "api/save", {"hands": other})[0] == 200
+    _open(driver, served, 2)
+    # Undo armed for deal 1; another phone saves deal 2: the button lets go, deal 2 stays.
+    driver.find_element(By.ID, "undo").click()
+    _until(driver, lambda: "remove deal 1" in _text(driver, "undo"), "Undo was not armed")
+    assert served.request("POST", "api/save", {"hands": other})[0] == 200
+    _until(driver, lambda: _text(driver, "deal-number") == "3", "the page did not see deal 2")
+    assert _text(driver, "undo") == "Undo last deal"
+    assert deal_count(served.path) == 2
+    # Hands entered for deal 3; another phone saves deal 3 meanwhile: saying so, and one tap saves nothing.
+    driver.find_element(By.ID, "hand-0").send_keys(AMY)
+    driver.find_element(By.ID, "hand-1").send_keys(BOB)
+    driver.find_element(By.ID, "hand-2").send_keys(CY)
+    _until(driver, lambda: driver.find_element(By.ID, "save").is_enabled(), "the deal never became savable")
+    assert served.request("POST", "api/save", {"hands": other})[0] == 200
+    _until(driver, lambda: "was saved meanwhile" in _text(driver, "deal-error"), "no word of the other save")
+    driver.find_element(By.ID, "save").click()
+    _until(driver, lambda: "saved meanwhile" in _text(driver, "deal-error"), "the stale save was not refused")
+    assert deal_count(served.path) == 3
+
+
+def test_a_typo_is_shown_and_a_seat_that_sits_out_holds_no_cards(browser, served):
+    driver = browser
+    _open(driver, served)
+    driver.find_element(By.ID, "hand-0").send_keys(AMY[:-2] + "9x")  # 12 cards and a word that is none
+    _until(driver, lambda: "unknown card '9x'" in _text(driver, "error-0"), "the typo was not shown")
+    driver.find_element(By.ID, "hand-2").send_keys("Kh Kd Kc")
+    driver.find_element(By.ID, "seat-1").click()  # Bob's taps: Cy's cards are greyed out for him
+    _until(driver, lambda: not driver.find_element(By.ID, "card-Kh").is_enabled(), "Cy's Kh was not greyed out")
+    driver.find_element(By.ID, "out-2").click()  # Cy sits out: the text is not sent, its cards are free
+    _until(driver, lambda: driver.find_element(By.ID, "card-Kh").is_enabled(), "Cy's cards stayed greyed out")

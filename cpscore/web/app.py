@@ -49,7 +49,7 @@ from typing import TYPE_CHECKING, Any
 
 import bottle
 
-from cpscore.errors import CpscoreError, DealError, EnvironmentFailure
+from cpscore.errors import CpscoreError, DealError, EnvironmentFailure, shown
 
 if TYPE_CHECKING:
     from cpscore.play import Round, Table
@@ -105,8 +105,12 @@ def _read(target: str) -> bytes | None:
     try:
         with open(target, "rb") as file:
             return file.read()
-    except FileNotFoundError:
-        return None
+    except FileNotFoundError:  # serve started it: gone since, it is not a new night
+        raise Failure(
+            409,
+            f"{os.path.basename(target)} is gone (deleted or renamed while served): put it back, or start "
+            "cpscore serve again",
+        ) from None
     except OSError as error:
         raise EnvironmentFailure(f"cannot read {target}: {error.strerror or error}") from None
 
@@ -341,8 +345,8 @@ def explanation(target: str, deal: str, a: str, b: str) -> dict[str, object]:
     from cpscore.deal import named_player
     from cpscore.explain import explain
 
-    if not (deal.isascii() and deal.isdigit()):
-        raise Failure(400, f"{deal!r} is not a deal number", "deal")
+    if not (deal.isascii() and deal.isdigit() and len(deal) <= 9):
+        raise Failure(400, f"{shown(deal, 20)} is not a deal number", "deal")
     number = int(deal)
     _, results = night(target)
     if not 1 <= number <= len(results):
@@ -426,7 +430,10 @@ def _body() -> dict[str, Any]:
         raise Failure(415, "send JSON (Content-Type: application/json)")
     if "chunked" in request.get_header("Transfer-Encoding", "").lower():
         raise Failure(411, "send the request with its length (Content-Length)")
-    length = request.content_length
+    try:
+        length = request.content_length
+    except ValueError:
+        raise Failure(400, "the request's Content-Length is not a number") from None
     if length > MAX_BODY:
         raise Failure(413, f"the request has {length} bytes, over the limit of {MAX_BODY}")
     raw = request.environ["wsgi.input"].read(length) if length > 0 else b""
@@ -436,8 +443,14 @@ def _body() -> dict[str, Any]:
         data = json.loads(raw.decode("utf-8")) if raw.strip() else {}
     except (UnicodeDecodeError, ValueError) as error:
         raise Failure(400, f"the request is not JSON: {error}") from None
+    except RecursionError:
+        raise Failure(400, "the request is not JSON the page sends: nested too deeply") from None
     if not isinstance(data, dict):
         raise Failure(400, "the request must be a JSON object")
+    try:  # text that cannot be written back (a lone surrogate, "\ud800") is refused here, not in an answer
+        json.dumps(data, ensure_ascii=False).encode("utf-8")
+    except UnicodeEncodeError:
+        raise Failure(400, "the request holds text that is not Unicode (a lone surrogate)") from None
     return data
 
 
@@ -511,7 +524,10 @@ def make_app(target: str, token: str | None = None) -> bottle.Bottle:
     @app.get("/api/explain")
     @_answered
     def get_explain() -> object:
-        query = bottle.request.query
+        try:
+            query = bottle.request.query.decode()  # UTF-8 (Bottle's raw values are Latin-1)
+        except UnicodeError:
+            raise Failure(400, "the address is not UTF-8 text") from None
         return explanation(target, query.get("deal", ""), query.get("a", ""), query.get("b", ""))
 
     return app

@@ -18,6 +18,9 @@
   let timer = null;
   let asked = 0;         // the last check sent: older answers are dropped
   let undoArmed = null;
+  let undoDeal = null;   // the deal the armed Undo button names: only that one is removed
+  let enteringFor = null; // the deal number the hands being entered are for (the save expects it)
+  let notice = "";       // said under the deal until it is saved: another phone saved meanwhile
 
   const $ = (id) => document.getElementById(id);
 
@@ -67,6 +70,13 @@
     return found;
   }
 
+  function strayWord(text) {
+    // A word of a typed hand that is neither a card nor a marker: the server's error is shown.
+    const words = text.replace(/[\/;,]/g, " ").split(/\s+/).filter(Boolean);
+    const card = /^(10|[2-9tjqka])[shdc\u2660\u2665\u2666\u2663]$/i;
+    return words.some((word) => !card.test(word) && !/^(surrender|waive|banker)$/i.test(word));
+  }
+
   function handText(cards) {
     const rows = [];
     let start = 0;
@@ -89,7 +99,7 @@
 
   function remember() {
     try {
-      const kept = { file: table.file, next: table.next, players: $("players").value, drafts };
+      const kept = { file: table.file, next: enteringFor ?? table.next, players: $("players").value, drafts };
       window.sessionStorage.setItem(STORE, JSON.stringify(kept));
     } catch (error) { /* no storage (a private window): nothing kept */ }
   }
@@ -97,8 +107,9 @@
   function recall() {
     try {
       const kept = JSON.parse(window.sessionStorage.getItem(STORE) || "null");
-      if (kept && kept.file === table.file && kept.next === table.next) {
+      if (kept && kept.file === table.file) {
         Object.assign(drafts, kept.drafts);
+        enteringFor = kept.next;  // another phone may have saved meanwhile: the save says so
         return kept.players;
       }
     } catch (error) { /* nothing kept */ }
@@ -106,6 +117,8 @@
   }
 
   function forget() {
+    enteringFor = null;
+    notice = "";
     try { window.sessionStorage.removeItem(STORE); } catch (error) { /* nothing kept */ }
   }
 
@@ -129,6 +142,7 @@
   function usedCards() {
     const used = {};
     seats.forEach((name, index) => {
+      if (draft(name).out) return;  // a seat that sits out sends no cards: its text holds none back
       for (const card of cardsIn(draft(name).text)) used[card] = index;
     });
     return used;
@@ -261,6 +275,7 @@
 
   function changed() {
     $("saved").textContent = "";
+    if (enteringFor === null) enteringFor = table.next;
     remember();
     refreshSeats();
     clearTimeout(timer);
@@ -286,7 +301,7 @@
       const report = reports[name] || {};
       // A hand still being tapped in is not wrong yet: its count says how far it is.
       const hand = draft(name);
-      const partial = cardsIn(hand.text).length < HAND && !hand.surrender && !hand.out;
+      const partial = cardsIn(hand.text).length < HAND && !hand.surrender && !hand.out && !strayWord(hand.text);
       $(`error-${index}`).textContent = partial ? "" : report.error || "";
       $(`warning-${index}`).textContent = report.warning ? `Warning: ${report.warning}` : "";
       const notes = [];
@@ -301,6 +316,7 @@
     const empty = answer.field && reports[answer.field] && reports[answer.field].empty;
     $("deal-error").textContent = general && answer.error ? answer.error : "";
     if (empty) $("deal-error").textContent = "";
+    if (notice && !$("deal-error").textContent) $("deal-error").textContent = notice;
     const preview = $("preview");
     preview.replaceChildren();
     if (answer.deal) preview.append(el("h3", { text: "If saved" }), dealView(answer.deal));
@@ -310,9 +326,15 @@
   async function save() {
     $("save").disabled = true;
     const body = dealBody();
-    body.expect = table.next;
+    body.expect = enteringFor ?? table.next;
     const answer = await call("POST", "api/save", body);
     if (answer.error) {
+      if (/saved meanwhile/.test(answer.error)) {
+        // Another phone saved a deal since these hands were begun: said once; a second tap saves them.
+        await load(false);
+        enteringFor = table.next;
+        remember();
+      }
       if (answer.seats) showChecks(answer);
       const index = seats.indexOf(answer.field);
       if (index >= 0) $(`error-${index}`).textContent = answer.error;
@@ -475,7 +497,16 @@
     }
     showSession();
     showRules();
+    const last = session.deals.length ? session.deals[session.deals.length - 1].deal : null;
+    if (undoArmed !== null && last !== undoDeal) disarm();  // the last deal is another now
     if (fresh) check();
+    else if (before && before.next !== table.next && Object.keys(drafts).length) {
+      check();  // another phone saved: the preview is of the next deal now
+      if (enteringFor !== null && enteringFor !== table.next) {
+        notice = `Deal ${table.next - 1} was saved meanwhile (by another phone?): ` +
+          "look at the last deal before saving this one.";
+      }
+    }
   }
 
   function seatsChanged() {
@@ -491,11 +522,13 @@
     if (undoArmed === null) {  // a second tap removes it: no dialog to dismiss on a phone
       button.textContent = `Tap again to remove deal ${last.deal}`;
       button.classList.add("armed");
+      undoDeal = last.deal;
       undoArmed = setTimeout(disarm, 5000);
       return;
     }
+    const armed = undoDeal;
     disarm();
-    const answer = await call("POST", "api/undo", { expect: last.deal });
+    const answer = await call("POST", "api/undo", { expect: armed });
     $("undo-error").textContent = answer.error || "";
     if (!answer.error) {
       await load(false);
@@ -506,6 +539,7 @@
   function disarm() {
     clearTimeout(undoArmed);
     undoArmed = null;
+    undoDeal = null;
     $("undo").textContent = "Undo last deal";
     $("undo").classList.remove("armed");
   }
