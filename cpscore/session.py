@@ -1231,7 +1231,7 @@ class Append:
         if ledger.over is not None:
             raise DealError(f"{target}: {ledger.over}; the deal was not added")
         head, between, seats = self._settings(header, ledger, known, count)
-        entries = self._seated(seats)
+        entries = seated_entries(self.entries, self.hands, seats, target)
         if self.pair_stakes:  # as session checks them: players of the night, this deal's included
             from cpscore.deal import named_player
 
@@ -1325,9 +1325,6 @@ class Append:
                     f"--pair-stake {a}:{b}={text_of(amount)}: the pair's stake is that already; nothing written"
                 )
         return head, between, chosen
-
-    def _seated(self, seats: tuple[str, ...] | None) -> list[Entry]:
-        return seated_entries(self.entries, self.hands, seats, self.target)
 
     def _check_reads_back(self, text: str, deal: Deal, number: int) -> None:
         """The new file must read back as ``session`` reads it: the same header

@@ -99,6 +99,14 @@ def _stake_options(stake_help: str, pair_help: str):
     return apply
 
 
+def _new_file_rules_option(help: str = "Rules for a new session file (written as its @rules header)."):
+    """--rules as the commands that start a session file take it (add, play,
+    serve): the text as given, loaded by the command, written as @rules."""
+    return click.option(
+        "--rules", "rules_text", default=None, metavar="NAME|FILE", shell_complete=_completer("rules"), help=help
+    )
+
+
 def _rules_option(function):
     function = _spade_bonus_option(function)
     return click.option(

@@ -10,6 +10,7 @@ from cpscore.commands._options import (
     _completer,
     _help_option,
     _load_rules,
+    _new_file_rules_option,
     _player_option,
     _read_stdin,
     _silence_stdout,
@@ -25,14 +26,7 @@ ORDER = 40
 @_help_option
 @click.argument("target", metavar="FILE", shell_complete=_completer("files"))
 @click.argument("hands", nargs=-1, metavar="[NAME=HAND|HAND]...")
-@click.option(
-    "--rules",
-    "rules_text",
-    default=None,
-    metavar="NAME|FILE",
-    shell_complete=_completer("rules"),
-    help="Rules for a new session file (written as its @rules header).",
-)
+@_new_file_rules_option()
 @_player_option("surrender", "This player surrenders (repeatable).")
 @_player_option("waive", "This player waives a natural and plays the rows (repeatable).")
 @_player_option(

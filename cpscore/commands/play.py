@@ -24,6 +24,7 @@ from cpscore.commands._options import (
     _completer,
     _help_option,
     _load_rules,
+    _new_file_rules_option,
     _style_option,
 )
 
@@ -339,14 +340,7 @@ class _Play:
     help="The seats, in order: names separated by spaces, or by commas for a name with a space "
     "(default: the players of the session's last deal).",
 )
-@click.option(
-    "--rules",
-    "rules_text",
-    default=None,
-    metavar="NAME|FILE",
-    shell_complete=_completer("rules"),
-    help="Rules for a new session file (written as its @rules header).",
-)
+@_new_file_rules_option()
 @_style_option
 def play(target, players, rules_text, style) -> None:
     """Enter deals at the table, hand by hand, each appended to FILE.

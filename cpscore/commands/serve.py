@@ -15,6 +15,7 @@ from cpscore.commands._options import (
     _completer,
     _help_option,
     _load_rules,
+    _new_file_rules_option,
     _stake_options,
 )
 
@@ -68,13 +69,7 @@ class _Unchanged(Exception):
 @click.command(name="serve", add_help_option=False)
 @_help_option
 @click.argument("target", metavar="FILE", shell_complete=_completer("files"))
-@click.option(
-    "--rules",
-    "rules_text",
-    metavar="NAME|FILE",
-    shell_complete=_completer("rules"),
-    help="Rules for a new session file (its @rules header).",
-)
+@_new_file_rules_option("Rules for a new session file (its @rules header).")
 @_stake_options("The stake of a new session file (its @stake header).", "One pair's stake in a new session file.")
 @click.option(
     "--players",

@@ -199,6 +199,43 @@ def _regular_size(file) -> int:
     return status.st_size if stat.S_ISREG(status.st_mode) else 0
 
 
+@contextlib.contextmanager
+def _session_lines(source: str, name: str) -> Iterator[Iterator[str]]:
+    """The lines of a session file (``-``: stdin) as they are read, with a
+    progress bar on stderr when it is a regular file and stderr a terminal.
+    ``session`` and ``stats`` read alike."""
+    from cpscore.textio import read_lines
+
+    with _opened(source) as file:
+        size = _regular_size(file)
+        bar = (
+            click.progressbar(length=size, label="checking", file=sys.stderr) if size and sys.stderr.isatty() else None
+        )
+        with bar or contextlib.nullcontext():
+            lines = read_lines(file, name)
+            yield _with_progress(lines, file, bar) if bar else lines
+
+
+def _night_options(function):
+    """The options that settle a night, as ``session`` and ``stats`` take them:
+    --rules, --spade-bonus, --stake, --pair-stake, --buy-in."""
+    function = _buy_in_option("Table stakes: the money each player brings (default: the @buy-in header).")(function)
+    function = _stake_options(
+        "Money per unit (default: @stake, else 1).",
+        "Money per unit for one pair (repeatable; replaces the @pair-stake headers).",
+    )(function)
+    function = _spade_bonus_option(function)
+    return click.option(
+        "--rules",
+        "rules",
+        default=None,
+        metavar="NAME|FILE",
+        callback=_load_rules_or_none,
+        shell_complete=_completer("rules"),
+        help="Rule set (default: the session's @rules header, else 2-4).",
+    )(function)
+
+
 def _opened(source: str):
     """The session as a binary stream: the file (a regular file or a pipe such
     as ``<(...)``), or stdin for ``-``.  It is read once, as it comes: the
@@ -214,21 +251,7 @@ def _opened(source: str):
 @click.command(name="session", add_help_option=False)
 @_help_option
 @click.argument("sources", nargs=-1, required=True, metavar="FILE|-...", shell_complete=_completer("files"))
-@click.option(
-    "--rules",
-    "rules",
-    default=None,
-    metavar="NAME|FILE",
-    callback=_load_rules_or_none,
-    shell_complete=_completer("rules"),
-    help="Rule set (default: the session's @rules header, else 2-4).",
-)
-@_spade_bonus_option
-@_stake_options(
-    "Money per unit (default: @stake, else 1).",
-    "Money per unit for one pair (repeatable; replaces the @pair-stake headers).",
-)
-@_buy_in_option("Table stakes: the money each player brings (default: the @buy-in header).")
+@_night_options
 @click.option("--race", type=click.IntRange(min=1), metavar="POINTS", help="Also play the race to POINTS (e.g. 11).")
 @click.option("--totals", "totals_only", is_flag=True, help="Print only the totals and the transfers.")
 @click.option("--skip-invalid", is_flag=True, help="Skip invalid deals (and say which) instead of stopping.")
@@ -274,7 +297,6 @@ def session(
     from cpscore.deal import named_player
     from cpscore.errors import CpscoreError
     from cpscore.session import Spool, continued, header_rules, read_session
-    from cpscore.textio import read_lines
 
     gc.enable()  # a session may be long: normal collection from here on
 
@@ -349,18 +371,12 @@ def session(
                 cleanup.callback(spool.close)
             ledger, money, places = None, False, {}
             for source, name in zip(sources, names):
-                with _opened(source) as file:
-                    size = _regular_size(file)
-                    shown_bar = size and sys.stderr.isatty()
-                    bar = click.progressbar(length=size, label="checking", file=sys.stderr) if shown_bar else None
-                    with bar or contextlib.nullcontext():
-                        lines = read_lines(file, name)
-                        lines = _with_progress(lines, file, bar) if bar else lines
-                        if ledger is None:
-                            ledger, deals, money, places = start(lines, source, name)
-                        else:
-                            deals = more(lines, source, name, ledger, names[0])
-                        each_deal(ledger, deals, spool, source, name)
+                with _session_lines(source, name) as lines:
+                    if ledger is None:
+                        ledger, deals, money, places = start(lines, source, name)
+                    else:
+                        deals = more(lines, source, name, ledger, names[0])
+                    each_deal(ledger, deals, spool, source, name)
             assert ledger is not None  # click requires one source at least
             try:
                 _check_pair_players({**places, **ledger.pair_places}, ledger.players())

@@ -2,34 +2,21 @@
 
 from __future__ import annotations
 
-import contextlib
 import gc
-import sys
 
 import click
 
 from cpscore.commands._options import (
-    _buy_in_option,
     _check_pair_players,
     _check_style,
     _completer,
     _format_option,
     _help_option,
-    _spade_bonus_option,
-    _stake_options,
     _style_option,
     _warn,
     bounded,
 )
-from cpscore.commands.session import (
-    _InvalidDeals,
-    _load_rules_or_none,
-    _opened,
-    _regular_size,
-    _start_night,
-    _take_deals,
-    _with_progress,
-)
+from cpscore.commands.session import _InvalidDeals, _night_options, _session_lines, _start_night, _take_deals
 
 #: Where ``cpscore --help`` lists the command: after ``session``.
 ORDER = 35
@@ -40,21 +27,7 @@ STATS_FORMATS = ("table", "json")
 @click.command(name="stats", add_help_option=False)
 @_help_option
 @click.argument("source", metavar="FILE|-", shell_complete=_completer("files"))
-@click.option(
-    "--rules",
-    "rules",
-    default=None,
-    metavar="NAME|FILE",
-    callback=_load_rules_or_none,
-    shell_complete=_completer("rules"),
-    help="Rule set (default: the session's @rules header, else 2-4).",
-)
-@_spade_bonus_option
-@_stake_options(
-    "Money per unit (default: @stake, else 1).",
-    "Money per unit for one pair (repeatable; replaces the @pair-stake headers).",
-)
-@_buy_in_option("Table stakes: the money each player brings (default: the @buy-in header).")
+@_night_options
 @click.option("--skip-invalid", is_flag=True, help="Skip invalid deals (and say which) instead of stopping.")
 @_format_option(STATS_FORMATS)
 @_style_option
@@ -70,7 +43,6 @@ def stats(source, rules, spade_bonus, stake, pair_stakes, buy_in, skip_invalid, 
     """
     from cpscore.errors import CpscoreError
     from cpscore.stats import Stats
-    from cpscore.textio import read_lines
 
     gc.enable()  # a session may be long: normal collection from here on
 
@@ -87,14 +59,9 @@ def stats(source, rules, spade_bonus, stake, pair_stakes, buy_in, skip_invalid, 
         )
 
     try:
-        with _opened(source) as file:
-            size = _regular_size(file)
-            shown_bar = size and sys.stderr.isatty()
-            bar = click.progressbar(length=size, label="checking", file=sys.stderr) if shown_bar else None
-            with bar or contextlib.nullcontext():
-                lines = read_lines(file, name)
-                ledger, deals, money, places = start(_with_progress(lines, file, bar) if bar else lines)
-                each_deal(ledger, deals)
+        with _session_lines(source, name) as lines:
+            ledger, deals, money, places = start(lines)
+            each_deal(ledger, deals)
             try:
                 _check_pair_players({**places, **ledger.pair_places}, ledger.players())
             except CpscoreError as error:
