@@ -18,6 +18,22 @@ EXAMPLES = ROOT / "examples"
 AMY = "Amy=Ks Kd 4c / 9h 9c 5d 5s 2c / Ah Ad Ac 7s 7d"
 BOB = "Bob=Qs Jd 3c / Th Tc 8d 8s 3d / Kh Qh Jh 8h 2h"
 
+#: The commands, in the order ``cpscore --help`` lists them (test_completion's too).
+COMMANDS = [
+    "score",
+    "check",
+    "session",
+    "stats",
+    "add",
+    "undo",
+    "remove",
+    "replace",
+    "play",
+    "serve",
+    "arrange",
+    "rules",
+]
+
 
 def run(*args, input=None):
     return CliRunner().invoke(main, list(args), input=input)
@@ -682,22 +698,7 @@ def test_help_lists_a_command_module_added_later(tmp_path, monkeypatch):
     try:
         out = ok("--help")
         listed = [line.split()[0] for line in out.split("Commands:\n")[1].splitlines()]
-        assert listed == [
-            "score",
-            "between",
-            "check",
-            "session",
-            "stats",
-            "add",
-            "undo",
-            "remove",
-            "replace",
-            "play",
-            "serve",
-            "arrange",
-            "rules",
-            "zz-extra",
-        ]
+        assert listed == [COMMANDS[0], "between", *COMMANDS[1:], "zz-extra"]
         assert "A command added by a later change." in out
         assert ok("zz-extra") == "zz-extra ran\n"
     finally:
@@ -714,20 +715,7 @@ def test_commands_are_the_modules_of_the_commands_package():
     modules = [m.name for m in pkgutil.iter_modules(cpscore.commands.__path__) if not m.name.startswith("_")]
     context = click.Context(main)
     names = main.list_commands(context)
-    assert names == [
-        "score",
-        "check",
-        "session",
-        "stats",
-        "add",
-        "undo",
-        "remove",
-        "replace",
-        "play",
-        "serve",
-        "arrange",
-        "rules",
-    ]
+    assert names == COMMANDS
     assert sorted(names) == sorted(name.replace("_", "-") for name in modules)
     for name in names:
         assert main.get_command(context, name).name == name

@@ -8,6 +8,7 @@ import sys
 
 import pytest
 from click.testing import CliRunner
+from test_cli import COMMANDS
 
 from cpscore.cli import main
 from cpscore.commands import _completion
@@ -15,20 +16,6 @@ from cpscore.formatting import table_styles
 from cpscore.rules import preset_names
 
 PRESETS = preset_names()
-COMMANDS = [
-    "score",
-    "check",
-    "session",
-    "stats",
-    "add",
-    "undo",
-    "remove",
-    "replace",
-    "play",
-    "serve",
-    "arrange",
-    "rules",
-]
 AMY = "Amy=Ks Kd 4c / 9h 9c 5d 5s 2c / Ah Ad Ac 7s 7d"
 BOB = "Bob=Qs Jd 3c / Th Tc 8d 8s 3d / Kh Qh Jh 8h 2h"
 
