@@ -60,7 +60,7 @@ class AmountError(ValueError):
         self.out_of_bounds = out_of_bounds
 
 
-def _exact_arithmetic() -> None:
+def exact_arithmetic() -> None:
     """Make the current thread's decimal arithmetic exact: the largest
     precision and exponent range, and rounding trapped."""
     import decimal
@@ -89,7 +89,7 @@ def _bounded(number: Decimal, written: object) -> Amount:
         raise AmountError(
             f"{shown(written)}{small} amounts have at most {FRACTION_DIGITS} digits after the point", True
         )
-    _exact_arithmetic()
+    exact_arithmetic()
     return int(number) if number == number.to_integral_value() else number
 
 
@@ -143,7 +143,7 @@ def parse_amount(written: str) -> Amount:
         return -int(whole) if negative else int(whole)
     from decimal import Decimal
 
-    _exact_arithmetic()
+    exact_arithmetic()
     number = Decimal(f"{whole}.{fraction}")
     return -number if negative else number
 

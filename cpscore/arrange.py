@@ -131,7 +131,7 @@ FANTASYLAND_VALUE = 6.0
 
 _CATEGORY_SHIFT = 20  # cpscore.values.CATEGORY_SHIFT
 _TRIPS, _FLUSH, _FULL_HOUSE, _QUADS, _STRAIGHT_FLUSH = 3, 5, 6, 7, 8  # cpscore.values categories
-_SUIT_BITS = 10  # a row's suit key below its value (cpscore.scoring)
+_SUIT_BITS = 10  # a row's suit key below its value (cpscore.scoring.SUIT_BITS)
 _TWO_OF_SPADES = 3  # the code of 2s
 
 # Which row holds 2s, for the spade bonus: the row's own royalty is as the table

@@ -2,7 +2,7 @@ r"""Corrections to a session file: remove a deal (the last one, or deal N) or
 replace deal N with another, keeping every other byte of the file.
 
 :class:`Removal` and :class:`Replacement` are changes for
-:func:`cpscore.safefile.rewrite`, as :class:`cpscore.session.Append` is: called
+:func:`cpscore.safefile.rewrite`, as :class:`cpscore.night.Append` is: called
 with the file's bytes under its lock, each returns the new bytes or raises,
 and then nothing is written.  :func:`remove_deal` and :func:`replace_deal`
 make the change; afterwards the change holds what it removed and added, and
@@ -48,10 +48,21 @@ deals but for the one changed.  Errors are :class:`~cpscore.errors.CpscoreError`
 >>> undo(text)
 b'@rules 1-6\n'
 >>> print("\n".join(undo.report()))
-removed deal 1 (line 3) from night.txt:
+removed deal 1 (line 3, 315febeb) from night.txt:
   - A: Ks Kd 4c / 9h 9c 5d 5s 2c / Ah Ad Ac 7s 7d
   - B: Qs Jd 3c / Th Tc 8d 8s 3d / Kh Qh Jh 8h 2h
 night.txt now has no deals
+
+A change that names the deal it means (``expect``: its digest, as ``add`` and
+``session`` show it) is refused when the deal there is another:
+
+>>> Removal("night.txt", expect="315febeb")(text)
+b'@rules 1-6\n'
+>>> try:
+...     Removal("night.txt", expect="0badf00d")(text)
+... except DealError as error:
+...     print(error)
+deal 1 of night.txt is 315febeb, not '0badf00d': the session changed since (another phone, another command?); nothing is removed; look again (cpscore session night.txt)
 """
 
 from __future__ import annotations
@@ -60,10 +71,10 @@ import re
 from collections.abc import Iterable
 
 from cpscore.deal import Deal, Entry
-from cpscore.errors import DealError
+from cpscore.errors import DealError, shown
 from cpscore.rules import RuleSet
 from cpscore.scoring import Settlement
-from cpscore.session import DealText, Header
+from cpscore.session import DealResult, DealText, Header, deal_digest
 
 __all__ = ["Removal", "Replacement", "remove_deal", "replace_deal"]
 
@@ -74,14 +85,17 @@ _LINE_END = re.compile("(\r\n|\r|\n)")
 Line = tuple[str, str]
 
 
-def remove_deal(path: str, number: int | None = None, *, lock_timeout: float = 30.0) -> Removal:
+def remove_deal(
+    path: str, number: int | None = None, *, expect: str | None = None, lock_timeout: float = 30.0
+) -> Removal:
     """Remove deal ``number`` (None: the last) from the session file ``path``,
-    locked and atomically (:func:`cpscore.safefile.rewrite`); returns the
-    :class:`Removal`, which holds what was removed."""
+    locked and atomically (:func:`cpscore.safefile.rewrite`); with ``expect``
+    (a digest, :func:`cpscore.session.deal_digest`), only if the deal there is
+    that one.  Returns the :class:`Removal`, which holds what was removed."""
     from cpscore.safefile import rewrite
 
     _exists(path, "remove")
-    removal = Removal(path, number)
+    removal = Removal(path, number, expect)
     rewrite(path, removal, lock_timeout=lock_timeout)
     return removal
 
@@ -95,17 +109,19 @@ def replace_deal(
     new_player: Iterable[str] = (),
     *,
     hands: Iterable[str] | None = None,
+    expect: str | None = None,
     lock_timeout: float = 30.0,
 ) -> Replacement:
     """Replace deal ``number`` of the session file ``path`` with the deal of
     ``entries`` (or of ``hands``, in the order of the seats the session names
     for that deal), checked as ``add`` checks a deal; locked and atomic.  Returns
     the :class:`Replacement`, which holds the old lines, the new ones and the
-    new deal's settlement."""
+    new deal's settlement (as ``cpscore session`` settles it, in its night).
+    With ``expect`` (a digest), only if deal ``number`` is that deal."""
     from cpscore.safefile import rewrite
 
     _exists(path, "replace")
-    replacement = Replacement(path, number, entries, surrender, waive, new_player, hands)
+    replacement = Replacement(path, number, entries, surrender, waive, new_player, hands, expect)
     rewrite(path, replacement, lock_timeout=lock_timeout)
     return replacement
 
@@ -128,9 +144,11 @@ class _Edit:
 
     doing = ""
 
-    def __init__(self, target: str, number: int | None) -> None:
+    def __init__(self, target: str, number: int | None, expect: str | None = None) -> None:
         self.target = target
         self.asked = number
+        self.expect = expect  # the digest the deal must have (--expect)
+        self.digest = ""  # the changed deal's, before the change
         self.number = self.line = self.count = 0  # the deal changed, its first line, the deals after
         self.removed: list[str] = []  # the lines taken out, as they were
 
@@ -165,6 +183,13 @@ class _Edit:
                     f"cpscore replace {target} {other.number}; the file is unchanged"
                 )
         chosen = deals[index]
+        self.digest = deal_digest(chosen)
+        if self.expect is not None and self.digest != self.expect.strip().lower():
+            raise DealError(
+                f"deal {chosen.number} of {target} is {self.digest}, not {shown(self.expect, 20)}: the session "
+                f"changed since (another phone, another command?); nothing is {self.doing}d; look again "
+                f"(cpscore session {target})"
+            )
         has_header = header.rules or header.stake or header.pair_stakes or header.buy_in or header.players
         if chosen.error and count == 1 and not has_header:
             raise DealError(
@@ -192,8 +217,8 @@ class Removal(_Edit):
 
     doing = "remove"
 
-    def __init__(self, target: str, number: int | None = None) -> None:
-        super().__init__(target, number)
+    def __init__(self, target: str, number: int | None = None, expect: str | None = None) -> None:
+        super().__init__(target, number, expect)
         self.stake_lines = 0
         self.total = 0  # the deals before the removal
 
@@ -231,7 +256,7 @@ class Removal(_Edit):
         if self.stake_lines:
             those = "the line" if self.stake_lines == 1 else f"the {self.stake_lines} lines"
             with_stake = f", with {those} before it (@stake, @pair-stake, @players: they would change nothing)"
-        lines = [f"removed deal {self.number} (line {self.line}) from {target}{with_stake}:"]
+        lines = [f"removed deal {self.number} (line {self.line}, {self.digest}) from {target}{with_stake}:"]
         lines += [f"  - {_printable(line)}" for line in self.removed]
         left = f"now has {_deals(self.count)}"
         if self.number < self.total:  # the deals after it move up
@@ -261,23 +286,24 @@ class Replacement(_Edit):
         waive: Iterable[str] = (),
         new_player: Iterable[str] = (),
         hands: Iterable[str] | None = None,
+        expect: str | None = None,
     ) -> None:
-        super().__init__(target, number)
+        super().__init__(target, number, expect)
         self.entries = list(entries)
         self.hands = None if hands is None else list(hands)  # in seat order, under @players
         self.surrender, self.waive, self.new_player = list(surrender), list(waive), list(new_player)
         self.added: list[str] = []
         self.settlement: Settlement | None = None
+        self.result: DealResult | None = None  # the new deal, settled in its night
+        self.money = False  # whether the night's money is not its units
         self.warnings: list[str] = []
 
     def __call__(self, current: bytes | None) -> bytes:
-        from cpscore.scoring import settle
         from cpscore.session import deal_lines
 
         bom, text, lines, header, deals = self._read(current)
         index = self._pick(header, deals)
         deal, rules, warnings = self._deal(header, deals, index)
-        settlement = settle(deal, rules)
         added = deal_lines(deal)
         own = _own_lines(lines, deals[index])
         newline = lines[own[0]][1] or ("\r\n" if "\r\n" in text else "\n")
@@ -285,12 +311,34 @@ class Replacement(_Edit):
         self.line = self._check(new, header, deals, index, deal)
         self.number, self.count = deals[index].number, len(deals)
         self.removed, self.added = [lines[i][0] for i in own], added
-        self.settlement, self.warnings = settlement, warnings + list(settlement.warnings)
+        self.result, notes = self._settle(new, self.number)
+        self.settlement, self.warnings = self.result.settlement, warnings + notes
         return bom + new.encode("utf-8")
+
+    def _settle(self, new: str, number: int) -> tuple[DealResult, list[str]]:
+        """The new deal settled as ``cpscore session`` will settle the new
+        file (its stake, the bank, stacks, Fantasyland where they stand by
+        then); every deal of it must still settle.  Its result and warnings."""
+        from cpscore.night import Night
+
+        night = Night()
+        found: list[DealResult] = []
+        notes: list[str] = []
+
+        def keep(result: DealResult) -> None:
+            if result.number == number:
+                found.append(result)
+                notes.extend(night.warnings)
+            night.warnings.clear()
+
+        night.settle_text(new, self.target, self.target, keep, "; the file is unchanged")
+        night.finish()
+        self.money = night.money
+        return found[0], notes
 
     def _deal(self, header: Header, deals: list[DealText], index: int) -> tuple[Deal, RuleSet, list[str]]:
         """The new deal, checked against the file's rules and the players of its
-        other deals (as :class:`cpscore.session.Append` checks one), the rules,
+        other deals (as :class:`cpscore.night.Append` checks one), the rules,
         and the warnings."""
         from cpscore.deal import Names, build_deal, owner
         from cpscore.rules import get_rules
@@ -342,14 +390,11 @@ class Replacement(_Edit):
             raise self._not_read_back()
         return replaced.line
 
-    def report(self) -> list[str]:
-        """What was done, in lines: the deal replaced with its units, the old and the new lines."""
-        from cpscore.amounts import signed
-
-        assert self.settlement is not None  # the replacement was made
-        units = ", ".join(f"{owner.name} {signed(owner.units)}" for owner in self.settlement.owners)
-        lines = [f"replaced deal {self.number} (line {self.line}) in {self.target}: {units}"]
-        lines += [f"  - {_printable(line)}" for line in self.removed]
+    def lines(self) -> list[str]:
+        """The old lines and the new, as the report shows them (``  - ``, ``  + ``),
+        and the deals the file has; a view puts the settled deal above them
+        (:func:`cpscore.session_views.replacement_report`)."""
+        lines = [f"  - {_printable(line)}" for line in self.removed]
         lines += [f"  + {line}" for line in self.added]
         return [*lines, f"{self.target} has {_deals(self.count)}"]
 

@@ -39,8 +39,8 @@ from cpscore.hands import Foul, describe, digits, plain_of, rank_letters
 from cpscore.naturals import Natural, claims, compare, label
 from cpscore.rules import METHOD_BONUSES
 from cpscore.scoring import (
-    _SUIT_BITS,
     FALSE_CLAIM,
+    SUIT_BITS,
     Assessment,
     PairResult,
     PlayerResult,
@@ -96,7 +96,7 @@ def _hand(player: str, row: Row) -> str:
 def _ranked(value: int, rules: RuleSet) -> int:
     """A row's value as its ranks compare it: with ``suit_order`` its suits are
     kept below the ranks, and are left out here."""
-    return value >> _SUIT_BITS if rules.suit_order is not None else value
+    return value >> SUIT_BITS if rules.suit_order is not None else value
 
 
 def _suits(cards: tuple[Card, ...], others: tuple[Card, ...], plain: int, rules: RuleSet) -> str:

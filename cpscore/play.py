@@ -5,12 +5,13 @@ the table, checks each hand as it is typed against the hands already in the
 deal, and settles the deal the way ``cpscore session`` will read it back.  It
 never prints, prompts or exits: :mod:`cpscore.commands.play` does the talking
 and saves a deal with the same locked, atomic append as ``cpscore add``
-(:class:`cpscore.session.Append` through :func:`cpscore.safefile.rewrite`).
+(:class:`cpscore.night.Append` through :func:`cpscore.safefile.rewrite`).
 
 A hand is checked on its own as soon as it is typed, as the deal layer reads
 it (cards, rows, markers, a natural the rules have or not, a surrender the
 rules allow or not), and against the deal so far (a card another seat holds):
 
+>>> from cpscore.errors import CpscoreError
 >>> from cpscore.rules import get_rules
 >>> deal = Round(["Amy", "Bob"], get_rules("2-4"))
 >>> deal.commit(deal.check("Amy", "Ks Kd 4c / 9h 9c 5d 5s 2c / Ah Ad Ac 7s 7d"))
@@ -26,24 +27,19 @@ Bob fouls: front pair of queens (Q-Q-3) beats middle jack high (J-T-9-6-5)
 from __future__ import annotations
 
 from collections.abc import Callable, Collection, Sequence
+from typing import TYPE_CHECKING
 
 from cpscore.cards import ROW_NAMES, Card
 from cpscore.deal import Entry, Names, Seat, build_deal, check_name, look_alike, name_key, owner
-from cpscore.errors import CpscoreError, DealError
+from cpscore.errors import DealError
 from cpscore.hands import Foul
 from cpscore.naturals import Natural
 from cpscore.records import Record
 from cpscore.rules import RuleSet
-from cpscore.session import (
-    SIT_OUT,
-    DealResult,
-    DealText,
-    Header,
-    Ledger,
-    appended,
-    read_session,
-    refuse_fantasyland_markers,
-)
+from cpscore.session import FIX, SIT_OUT, DealResult, Ledger, refuse_fantasyland_markers
+
+if TYPE_CHECKING:
+    from cpscore.night import Night
 
 #: What starts a line that seats a newcomer: ``+Dan``.
 JOIN = "+"
@@ -74,26 +70,36 @@ def read_locked(target: str) -> bytes | None:
 
 
 class Table(Record):
-    """A session file as ``play`` reads it before each deal: its text, the
-    ledger after its deals (totals, Fantasyland, the bank, the stakes), the
-    players of its last deal, how many deals it holds, and whether money
-    differs from units (a stake, pair stakes, a cap or table stakes)."""
+    """A session file as ``play`` and the page read it before each deal: its
+    bytes (None: no file yet) and text, the night after its deals (totals,
+    Fantasyland, the bank, the stakes: :class:`cpscore.night.Night`), and
+    the players of its last deal."""
 
-    __slots__ = ("target", "text", "ledger", "players", "deals", "money")
+    __slots__ = ("target", "data", "text", "night", "players")
 
-    def __init__(
-        self, target: str, text: str, ledger: Ledger, players: tuple[str, ...], deals: int, money: bool
-    ) -> None:
+    def __init__(self, target: str, data: bytes | None, text: str, night: Night, players: tuple[str, ...]) -> None:
         self.target = target
+        self.data = data
         self.text = text
-        self.ledger = ledger
+        self.night = night
         self.players = players
-        self.deals = deals
-        self.money = money
+
+    @property
+    def ledger(self) -> Ledger:
+        return self.night.ledger
 
     @property
     def rules(self) -> RuleSet:
-        return self.ledger.rules
+        return self.night.rules
+
+    @property
+    def deals(self) -> int:
+        return self.night.deals
+
+    @property
+    def money(self) -> bool:
+        """Whether money differs from units (a stake, pair stakes, a cap, table stakes)."""
+        return self.night.money
 
     @property
     def number(self) -> int:
@@ -101,31 +107,29 @@ class Table(Record):
         return self.deals + 1
 
 
-def read_table(target: str, data: bytes | None, start: Callable[[Header], tuple[Ledger, bool]]) -> Table:
-    """The table of a session file's bytes (None: a new file).  ``start``
-    makes the ledger from the header, as ``cpscore session`` does, and says
-    whether money differs from units.  Every deal is settled into it; a deal
-    that cannot be is an error: the file must be fixed before adding to it."""
-    from cpscore.textio import decode, split_lines
+def read_table(
+    target: str, data: bytes | None, rules: RuleSet | None = None, keep: Callable[[DealResult], None] | None = None
+) -> Table:
+    """The table of a session file's bytes (None: a new file), read as
+    ``cpscore session`` reads it (``rules``: those of a new file); every deal
+    is settled into the night (and handed to ``keep``); a deal that cannot be
+    is an error: the file must be fixed before adding to it."""
+    from cpscore.night import Night
+    from cpscore.textio import decode
 
     text = decode(data or b"", target)
-    header, deals = read_session(split_lines(text, target), target)
-    ledger, money = start(header)
-    players: tuple[str, ...] = ()
-    count = 0
-    for deal in deals:
-        count += 1
-        try:
-            if deal.error:
-                raise DealError(deal.error)
-            ledger.take(deal, target)
-        except CpscoreError as error:
-            raise DealError(f"{error}; fix the session file before adding to it") from None
-        players = tuple(entry.name for entry in deal.entries)
-    ledger.warnings.clear()  # about deals already in the file: not this command's business
-    # A stake line between deals (where sessions have them): money is no longer units times one stake.
-    money = money or bool(getattr(ledger, "restaked", False))
-    return Table(target, text, ledger, players, count, money)
+    night = Night(rules)
+    last: list[DealResult] = []
+
+    def kept(result: DealResult) -> None:
+        last[:] = [result]
+        if keep is not None:
+            keep(result)
+
+    night.settle_text(text, target, target, kept, FIX)
+    night.warnings.clear()  # about deals already in the file: not this command's business
+    players = tuple(player.seat.name for player in last[0].settlement.players) if last else ()
+    return Table(target, data, text, night, players)
 
 
 def choose_seats(table: Table, given: Sequence[str]) -> list[str]:
@@ -312,20 +316,6 @@ def _places(found: Seat) -> list[tuple[str, tuple[Card, ...]]]:
     if found.hand is not None:
         return list(zip(ROW_NAMES, found.hand.rows))
     return [("hand", found.cards)]
-
-
-def preview(
-    table: Table,
-    entries: Sequence[Entry],
-    header: Sequence[str] = (),
-    changes: Sequence[tuple[str, str, str]] = (),
-) -> DealResult:
-    """The deal settled as the session's next deal, as ``cpscore session``
-    will read it back (its stakes, Fantasyland, the bank, the stacks); the
-    table's ledger takes it.  ``header``: the lines a new file starts with;
-    ``changes``: the lines written before the deal (``(key, value, where)``)."""
-    line = appended(table.text, [""] * len(entries), header)[1]
-    return table.ledger.add(DealText(table.number, line, list(entries), None, tuple(changes)), table.target)
 
 
 def sits_out_reason(rules: RuleSet) -> str:

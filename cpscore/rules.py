@@ -16,11 +16,11 @@ record with other values, never another code path.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from types import MappingProxyType
 
 from cpscore.amounts import Amount, AmountError, exact
-from cpscore.errors import CpscoreError, RulesError, shown
+from cpscore.errors import CpscoreError, RulesError, nearest, shown
 from cpscore.records import Record
 from cpscore.values import CATEGORY_IDS
 
@@ -314,13 +314,15 @@ class RuleSet(Record):
 
 class _Settings:
     """Reads one level of a settings table, checking each key as it is taken;
-    errors name the source and the dotted key."""
+    errors name the source and the dotted key.  ``preset`` is the preset the
+    settings start from, if known: an unknown key points at its settings."""
 
-    def __init__(self, data: Mapping[str, object], source: str, prefix: str = "") -> None:
-        self.data, self.source, self.prefix = data, source, prefix
+    def __init__(self, data: Mapping[str, object], source: str, prefix: str = "", preset: str = "") -> None:
+        self.data, self.source, self.prefix, self.preset = data, source, prefix, preset
 
     def error(self, key: str, message: str) -> RulesError:
         where = f"{self.source}: " if self.source else ""
+        key = key if len(key) <= 40 and key.isprintable() else shown(key, 40)  # a key of junk stays short
         return RulesError(f"{where}{self.prefix}{key}: {message}")
 
     def raw(self, key: str) -> object:
@@ -382,12 +384,27 @@ class _Settings:
         value = self.raw(key)
         if not isinstance(value, Mapping):
             raise self.error(key, f"{shown(value)} is not a table")
-        return _Settings(value, self.source, f"{self.prefix}{key}.")
+        return _Settings(value, self.source, f"{self.prefix}{key}.", self.preset)
 
     def only(self, allowed: tuple[str, ...] | Mapping[str, object]) -> None:
+        """Every key is one of ``allowed``: an unknown one is an error that names
+        the nearest known key and where they are all listed (not the list,
+        which would not fit on one line)."""
         for key in self.data:
             if key not in allowed:
-                raise self.error(key, f"unknown setting (allowed here: {', '.join(allowed)})")
+                raise self.error(key, "unknown setting" + self.hint(key, allowed))
+
+    def hint(self, name: str, known: Iterable[str]) -> str:
+        """What an error about the unknown ``name`` goes on with: the known
+        name nearest to it ("did you mean"), and where the known names are
+        listed: a royalty table's keys in docs/rules.md 6 (``rules show``
+        prints only the entries a preset pays), every other setting (the
+        naturals too) by ``cpscore rules show``."""
+        close = nearest(name, known)
+        mean = f"; did you mean {shown(close, 40)}?" if close is not None else ""
+        if self.prefix.startswith("royalties.") and self.prefix != "royalties.":
+            return f"{mean} (docs/rules.md 6 lists a royalty table's keys)"
+        return f"{mean} ('cpscore rules show {self.preset or 'NAME'}' prints every setting)"
 
     def surrender(self, key: str) -> Amount | float | None:
         """As :meth:`units_or_off`; a preset's fraction (a float: rule files read
@@ -446,7 +463,7 @@ class _Settings:
             raise self.error(key, f"{shown(value)} is not a list of natural ids, highest first")
         for item in value:
             if item not in NATURALS:
-                raise self.error(key, f"unknown natural {shown(item)} (one of {', '.join(NATURALS)})")
+                raise self.error(key, f"unknown natural {shown(item)}{self.hint(str(item), NATURALS)}")
         repeated = [item for item in value if value.count(item) > 1]
         if repeated:
             raise self.error(key, f"{shown(repeated[0])} is listed twice")
@@ -474,7 +491,7 @@ def from_settings(data: Mapping[str, object], source: str = "", preset: str = ""
     """A validated :class:`RuleSet` from complete settings (the form
     :meth:`RuleSet.settings` gives and the preset files use); ``preset`` is
     the preset they started from (by default the rule set itself)."""
-    top = _Settings(data, source)
+    top = _Settings(data, source, preset=preset)
     top.only(_TOP_KEYS)
     royalties = top.table("royalties")
     royalties.only(_ROYALTY_KEYS)
@@ -621,7 +638,8 @@ def rules_from_toml(text: str, source: str, default_id: str = "house") -> RuleSe
         raise RulesError(f"{source}: not a rule file: its values are nested too deep") from None
     except ValueError:  # an integer of thousands of digits
         raise RulesError(f"{source}: not a rule file: a number in it has thousands of digits") from None
-    top = _Settings(data, source)
+    named = data.get("preset")
+    top = _Settings(data, source, preset=named if isinstance(named, str) and named in preset_names() else "")
     top.only(("preset", *_TOP_KEYS))
     preset = top.text("preset")
     try:

@@ -436,7 +436,7 @@ def suit_key(codes: Sequence[int], plain: int, strength: Sequence[int]) -> int:
     return key
 
 
-_SUIT_BITS = 10  # five suits of two bits below a row's value
+SUIT_BITS = 10  # five suits of two bits below a row's value
 
 
 def broken_royalties(codes: Sequence[int], rules: RuleSet) -> Amount:
@@ -503,9 +503,9 @@ def evaluate_core(front: Sequence[int], middle: Sequence[int], back: Sequence[in
         keys = [suit_key(codes, plain, strength) for codes, plain in zip((front, middle, back), plains)]
         if foul is None and model.suit_foul and middle_value == back_value and keys[1] > keys[2]:
             foul = Foul("middle", "back", plains[1], plains[2], True)
-        front_value = (front_value << _SUIT_BITS) | keys[0]
-        middle_value = (middle_value << _SUIT_BITS) | keys[1]
-        back_value = (back_value << _SUIT_BITS) | keys[2]
+        front_value = (front_value << SUIT_BITS) | keys[0]
+        middle_value = (middle_value << SUIT_BITS) | keys[1]
+        back_value = (back_value << SUIT_BITS) | keys[2]
     values = (front_value, middle_value, back_value)
     spade = -1
     if model.spade_row:
@@ -926,7 +926,7 @@ def _row_notes(
     counted, found = [], []
     for outcome, mine, theirs in zip(rows, a.values, b.values):
         note = ""
-        if outcome and suits and mine >> _SUIT_BITS == theirs >> _SUIT_BITS:
+        if outcome and suits and mine >> SUIT_BITS == theirs >> SUIT_BITS:
             note = "suit"
         elif not outcome and bank is not None:
             outcome, note = (1 if bank == i else -1), "banker"

@@ -45,11 +45,12 @@ from cpscore.scoring import (
     Settlement,
     Standing,
     kernel,
-    settle,
     settlement_of,
     waive_warnings,
 )
 
+#: What an error about a deal already in a session file says after it, when a command adds to the file.
+FIX = "; fix the session file before adding to it"
 HEADER_KEYS = ("rules", "stake", "pair-stake", "buy-in", "players")
 #: What a seat's hand is, in seat order, when the seat sits the deal out.
 SIT_OUT = "-"
@@ -220,6 +221,22 @@ def _deals(first: list[tuple[int, str]], lines: Iterator[str], number: int, sour
             f"{where}: @{key} {value if len(value) <= 40 else shown(value, 40)} has no deal after it: {what} from the next deal on",
             (),
         )
+
+
+def deal_digest(text: DealText) -> str:
+    """A deal's identity: 8 hex digits of a digest of its own lines (each
+    hand's name and text, spaces folded; comments, blank lines and the lines
+    before it do not count), so that a command, a phone or a script can name
+    the deal it means, whatever its number is by then.
+
+    >>> entry = Entry("A", "Ks Kd 4c / 9h 9c 5d 5s 2c / Ah Ad Ac 7s 7d", "")
+    >>> deal_digest(DealText(1, 3, [entry])) == deal_digest(DealText(7, 9, [entry._replace(text=entry.text + "  ")]))
+    True
+    """
+    import hashlib
+
+    lines = "".join(f"{entry.name}: {' '.join(entry.text.split())}\n" for entry in text.entries)
+    return hashlib.blake2s(lines.encode("utf-8", "surrogatepass"), digest_size=4).hexdigest()
 
 
 def stake_amount(text: str, what: str) -> Amount:
@@ -397,7 +414,7 @@ def refuse_fantasyland_markers(entries: Iterable[Entry]) -> None:
 class DealResult(Record):
     """One settled deal of a session, with the running totals after it."""
 
-    __slots__ = ("number", "line", "settlement", "running", "race_points", "changes", "source")
+    __slots__ = ("number", "line", "settlement", "running", "race_points", "changes", "source", "digest")
 
     def __init__(
         self,
@@ -408,8 +425,10 @@ class DealResult(Record):
         race_points: Mapping[str, int] | None,
         changes: tuple[str, ...] = (),
         source: str = "",
+        digest: str = "",
     ) -> None:
         self.number = number
+        self.digest = digest  # the deal's identity (deal_digest)
         self.line = line
         self.settlement = settlement
         self.source = source  # the deal's file, when a night is several files (else "")
@@ -450,6 +469,7 @@ class Spool:
             ledger.stake,
             tuple(ledger.changed),
             source,
+            deal_digest(text),
         )
         try:
             data = b"m" + marshal.dumps(record)  # type: ignore[arg-type]  # plain values (pack): marshal takes them
@@ -502,10 +522,10 @@ class Spool:
         for _ in range(self.count):
             data = read(int.from_bytes(read(4), "little"))
             loads = marshal.loads if data[:1] == b"m" else pickle.loads
-            number, line, packed, running, points, dealt_at, changed, source = loads(data[1:])  # its own stake
+            number, line, packed, running, points, dealt_at, changed, source, digest = loads(data[1:])
             deal, outcome = unpack(packed)
-            settlement = settlement_of(deal, rules, dealt_at, outcome, warn=False)
-            yield DealResult(number, line, settlement, running, points, changed, source)
+            settlement = settlement_of(deal, rules, dealt_at, outcome, warn=False)  # its own stake
+            yield DealResult(number, line, settlement, running, points, changed, source, digest)
 
     def close(self) -> None:
         self.file.close()
@@ -893,8 +913,14 @@ class Ledger:
         """Settle the next deal and update the running state; the result has
         the deal's records and reasons, and the running totals after it."""
         deal, outcome = self.take(text, source)
-        settlement = settlement_of(deal, self.rules, self.stake, outcome, warn=False)  # the deal's own stake
-        return DealResult(text.number, text.line, settlement, self.running(), self.points, tuple(self.changed))
+        return self.result(text, deal, outcome)
+
+    def result(self, text: DealText, deal: Deal, outcome: Outcome) -> DealResult:
+        """The result of the deal just taken: its records at its own stake, the totals after it."""
+        settlement = settlement_of(deal, self.rules, self.stake, outcome, warn=False)
+        return DealResult(
+            text.number, text.line, settlement, self.running(), self.points, tuple(self.changed), "", deal_digest(text)
+        )
 
     def running(self) -> dict[str, tuple[Amount, Amount]]:
         """Each player's (units, money) so far."""
@@ -1086,7 +1112,7 @@ def check_players(
     return warnings
 
 
-def _rewritten(text: str, lines: Iterable[tuple[int, str, str]]) -> str:
+def rewritten(text: str, lines: Iterable[tuple[int, str, str]]) -> str:
     """``text`` with header lines (by number) rewritten as ``@KEY VALUE``, each
     keeping its line end."""
     parts = text.splitlines(keepends=True)
@@ -1095,28 +1121,6 @@ def _rewritten(text: str, lines: Iterable[tuple[int, str, str]]) -> str:
         end = old[len(old.rstrip("\r\n")) :]
         parts[number - 1] = f"@{key} {value}{end}"
     return "".join(parts)
-
-
-def _header_stakes(header: Header) -> tuple[Amount, dict[frozenset[str], Amount]]:
-    """The stake and the pair stakes a session's header gives (1 and none: none given)."""
-    stake = 1 if header.stake is None else stake_amount(header.stake, f"{header.where.get('stake')}: @stake")
-    pairs = dict(pair_stake(text, where) for text, where in zip(header.pair_stakes, header.pair_where))
-    return stake, pairs
-
-
-def _header_buy_in(header: Header, rules: RuleSet) -> Amount | None:
-    """The ``@buy-in`` a session's header gives, for table stakes (None: none given)."""
-    if header.buy_in is None or not rules.table_stakes:
-        return None
-    from cpscore.amounts import AmountError, parse_amount
-
-    try:
-        amount = parse_amount(header.buy_in)
-    except AmountError as error:
-        raise DealError(f"{header.where['buy-in']}: @buy-in {error}") from None
-    if amount <= 0:
-        raise DealError(f"{header.where['buy-in']}: @buy-in must be more than 0: the money each player brings")
-    return amount
 
 
 def header_rules(header: Header, source_path: str | None) -> RuleSet | None:
@@ -1152,237 +1156,3 @@ def stored_rules_path(target: str, rules_text: str) -> str:
     except ValueError:  # another drive (Windows): only an absolute path will do
         return path
     return stored if is_rule_file(stored) else os.path.join(".", stored)
-
-
-class Append:
-    """One deal appended to a session file: called with the file's current
-    bytes (None: a new file) under the file's lock (:func:`cpscore.safefile.rewrite`),
-    it checks the deal against the file's rules, seats and players and returns
-    the new bytes.  It refuses what :func:`read_session` would not read back
-    the same.  Afterwards it holds the deal's number, first line, settlement,
-    the changes written before it (in words) and warnings.
-
-    The deal is ``entries`` (``NAME: HAND``), or ``hands``: one text per seat,
-    in seat order, ``-`` for a seat that sits the deal out.  ``players`` (the
-    seats, as ``--players`` writes them), ``stake`` and ``pair_stakes`` are
-    written as header lines of a new session, or as lines before the deal that
-    change them from it on; a value already in force writes nothing (a warning
-    says so)."""
-
-    def __init__(
-        self,
-        target: str,
-        entries: Iterable[Entry],
-        rules: RuleSet | None,
-        rules_text: str | None,
-        surrender: Iterable[str] = (),
-        waive: Iterable[str] = (),
-        new_player: Iterable[str] = (),
-        *,
-        hands: Iterable[str] | None = None,
-        players: Iterable[str] = (),
-        stake: Amount | None = None,
-        pair_stakes: Mapping[frozenset[str], Amount] | None = None,
-    ) -> None:
-        self.target, self.entries, self.rules = target, list(entries), rules
-        self.hands = None if hands is None else list(hands)
-        self.players = list(players)
-        self.stake, self.pair_stakes = stake, dict(pair_stakes or {})
-        self.rules_text = rules_text
-        self.stored = stored_rules_path(target, rules_text) if rules_text else None
-        self.surrender, self.waive, self.new_player = surrender, waive, new_player
-        self.number = self.line = 0
-        self.settlement: Settlement | None = None
-        self.changes: tuple[str, ...] = ()
-        self.warnings: list[str] = []
-        self.warnings_before: list[str] = []  # options that wrote nothing: the value is in force already
-        self._replaced: list[tuple[int, str, str]] = []  # header lines rewritten (a file with no deal yet)
-        self._expected: tuple[tuple[Header, tuple[tuple[str, str], ...]], tuple[tuple[str, str], ...]] | None = None
-
-    def __call__(self, current: bytes | None) -> bytes:
-        from cpscore.rules import get_rules
-        from cpscore.textio import decode, split_lines
-
-        target = self.target
-        self.warnings_before = []
-        bom = b"\xef\xbb\xbf" if current and current.startswith(b"\xef\xbb\xbf") else b""
-        existing = decode(current or b"", target)
-        header, deals = read_session(split_lines(existing, target), target)
-        if self.stored is not None and existing.strip():
-            raise DealError(f"{target} already exists: --rules only starts a new session file (its @rules header)")
-        rules = self.rules or header_rules(header, target) or get_rules("2-4")
-        # The new deal is settled as `session` will settle it: after the file's deals,
-        # with the bank, the stacks and Fantasyland where they stand (the file is replayed).
-        ledger = Ledger(
-            rules, *_header_stakes(header), buy_in=_header_buy_in(header, rules), seats=header_seats(header)
-        )
-        known = Names()
-        count = 0
-        for read in deals:
-            count += 1
-            if read.error:
-                raise DealError(f"{read.error}; fix the session file before adding to it")
-            for entry in read.entries:
-                known.check(owner(entry.name), entry.where)
-            try:
-                ledger.take(read, target)
-            except DealError as error:
-                raise DealError(f"{error}; fix the session file before adding to it") from None
-        if ledger.over is not None:
-            raise DealError(f"{target}: {ledger.over}; the deal was not added")
-        head, between, seats = self._settings(header, ledger, known, count)
-        entries = seated_entries(self.entries, self.hands, seats, target)
-        if self.pair_stakes:  # as session checks them: players of the night, this deal's included
-            from cpscore.deal import named_player
-
-            players = [*known.names(), *(owner(entry.name) for entry in entries if owner(entry.name) not in known)]
-            for pair in self.pair_stakes:
-                for name in sorted(pair):
-                    named_player(name, players, "--pair-stake", f"; a pair stake is between players of {target}")
-        if self._replaced:  # a file of header lines only: the header lines given anew are rewritten
-            existing = _rewritten(existing, self._replaced)
-        refuse_fantasyland_markers(entries)
-        warnings = check_players(entries, known, self.new_player, target, bool(count), seats or ())
-        deal = build_deal(entries, rules, self.surrender, self.waive)
-        if between:  # what the lines before the deal change, as the session table notes it
-            ledger._change_stakes(DealText(count + 1, 0, [], None, tuple((*change, target) for change in between)))
-            self.changes = tuple(ledger.changed)
-        playing = {seat.name for seat in deal.seats}
-        banker = next((name for name in ledger.bank_order if name in playing), None)
-        fantasyland = ledger._in_fantasyland_names(deal)
-        if fantasyland:  # who plays this deal in Fantasyland: the session knows
-            deal = build_deal(entries, rules, self.surrender, self.waive, fantasyland)
-        settlement = settle(deal, rules, 1, None, ledger._repeats(fantasyland), banker, ledger._standing(deal))
-        newline = "\r\n" if "\r\n" in existing else "\n"
-        changes = [f"@{key} {value}" for key, value in between]
-        if self.stored:
-            head.insert(0, ("rules", self.stored))
-        text, line = appended(existing, [*changes, *deal_lines(deal)], [f"@{k} {v}" for k, v in head], newline)
-        self._expected = (header, (*head, *((key, value) for _, key, value in self._replaced))), tuple(between)
-        self._check_reads_back(text, deal, count + 1)
-        self.number, self.line, self.settlement = count + 1, line + len(changes), settlement
-        self.warnings = self.warnings_before + warnings + list(settlement.warnings)
-        return bom + text.encode("utf-8")
-
-    def _settings(
-        self, header: Header, ledger: Ledger, known: Names, count: int
-    ) -> tuple[list[tuple[str, str]], list[tuple[str, str]], tuple[str, ...] | None]:
-        """What ``--players``, ``--new-player`` (under seats), ``--stake`` and
-        ``--pair-stake`` write: header lines (``head``: the file has no deal
-        yet) or lines before the deal (``between``), as (key, value); and the
-        seats the deal is played in."""
-        head: list[tuple[str, str]] = []
-        between: list[tuple[str, str]] = []
-        self._replaced = []
-
-        def write(key: str, value: str, option: str, given: str | None, line: str | None) -> None:
-            if count:
-                between.append((key, value))
-            elif given is None:
-                head.append((key, value))
-            else:  # a header line says otherwise, and there is no deal yet: that line is rewritten
-                assert line is not None  # a header line given is a line of the file
-                self._replaced.append((int(line.rsplit(" ", 1)[1]), key, value))
-
-        seats = ledger.seats
-        chosen: tuple[str, ...] | None
-        if self.players:
-            chosen = parse_seats(self.players, "--players")
-            for name in chosen:
-                other = known.alike(name)
-                if other is not None:
-                    raise DealError(look_alike(name, "--players", *other))
-        elif seats is not None and self.new_player:  # a newcomer takes the next seat
-            from cpscore.deal import check_name
-
-            joining = [check_name(name, "--new-player") for name in self.new_player]
-            chosen = parse_seats(
-                [seats_text((*seats, *(name for name in joining if name not in seats)))], "--new-player"
-            )
-        else:
-            chosen = seats
-        if chosen is not None and chosen != seats:
-            write("players", seats_text(chosen), "--players", header.players, header.where.get("players"))
-        elif self.players:
-            self.warnings_before.append(f"--players: the seats are {seats_text(chosen or ())} already; nothing written")
-        if self.stake is not None:
-            if self.stake != ledger.stake or (not count and header.stake is None):
-                write("stake", text_of(self.stake), "--stake", header.stake, header.where.get("stake"))
-            else:
-                self.warnings_before.append(
-                    f"--stake {text_of(self.stake)}: the stake is that already; nothing written"
-                )
-        for pair, amount in self.pair_stakes.items():
-            a, b = sorted(pair)
-            if ledger.pair_stakes.get(pair) != amount:
-                given, line = next(
-                    ((t, w) for t, w in zip(header.pair_stakes, header.pair_where) if pair_stake(t, w)[0] == pair),
-                    (None, None),
-                )
-                write("pair-stake", f"{a}:{b}={text_of(amount)}", "--pair-stake", given, line)
-            else:
-                self.warnings_before.append(
-                    f"--pair-stake {a}:{b}={text_of(amount)}: the pair's stake is that already; nothing written"
-                )
-        return head, between, chosen
-
-    def _check_reads_back(self, text: str, deal: Deal, number: int) -> None:
-        """The new file must read back as ``session`` reads it: the same header
-        (a rule path leading to the same file) and, as its last deal, this deal."""
-        import os.path
-
-        from cpscore.rules import is_rule_file
-        from cpscore.textio import split_lines
-
-        header, deals = read_session(split_lines(text, self.target), self.target)
-        last = None
-        for read in deals:
-            last = read
-        if self._expected is not None:
-            (before, head), between = self._expected
-            wanted = dict(head)
-
-            def values(header: Header) -> tuple:
-                return (header.rules, header.stake, header.pair_stakes, header.buy_in, header.players)
-
-            pairs = list(before.pair_stakes)
-            for key, value in head:
-                if key != "pair-stake":
-                    continue
-                new_pair = pair_stake(value, self.target)[0]
-                index = next((k for k, t in enumerate(pairs) if pair_stake(t, self.target)[0] == new_pair), None)
-                if index is None:
-                    pairs.append(value)
-                else:  # a header line rewritten
-                    pairs[index] = value
-            expected = (
-                wanted.get("rules", before.rules),
-                wanted.get("stake", before.stake),
-                tuple(pairs),
-                before.buy_in,
-                wanted.get("players", before.players),
-            )
-            written = () if last is None else tuple((key, value) for key, value, _ in last.changes)
-            if values(header) != expected or written != between:
-                raise DealError(f"the deal would not read back the same from {self.target}; it was not added")
-        stored = self.stored
-        if stored is not None and header.rules != stored:
-            raise DealError(f"the rules path {shown(stored, 60)} cannot be written in a session header (no '#')")
-        if stored is not None:
-            assert self.rules_text is not None  # stored is made from it
-            if is_rule_file(self.rules_text) and (
-                os.path.realpath(session_relative(self.target, stored)) != os.path.realpath(self.rules_text)
-            ):
-                raise DealError(
-                    f"the rules path {shown(stored, 60)} would not lead back to {shown(self.rules_text, 60)}"
-                )
-        try:
-            again = build_deal(last.entries) if last is not None and not last.error else None
-        except DealError:
-            again = None
-
-        def facts(seats):
-            return [(seat.name, seat.hand, seat.cards, seat.surrendered, seat.waive, seat.banker) for seat in seats]
-
-        if again is None or last is None or last.number != number or facts(again.seats) != facts(deal.seats):
-            raise DealError(f"the deal would not read back the same from {self.target}; it was not added")

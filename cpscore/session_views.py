@@ -25,6 +25,7 @@ from cpscore.formatting import (
 from cpscore.session import DealResult, Ledger
 
 if TYPE_CHECKING:
+    from cpscore.edits import Replacement
     from cpscore.formatting import Extras
     from cpscore.scoring import PairResult, PlayerResult
 
@@ -52,7 +53,7 @@ def compact_json(data: object) -> str:
 def deal_data(result: DealResult) -> dict[str, object]:
     """One deal of a session: the ``score`` JSON object with its number, first
     line, running totals and race points."""
-    data: dict[str, object] = {"deal": result.number, "line": result.line}
+    data: dict[str, object] = {"deal": result.number, "line": result.line, "digest": result.digest}
     if result.source:  # a night of several files: the deal's own file
         data["file"] = result.source
     data.update(settlement_data(result.settlement))
@@ -84,6 +85,29 @@ def totals_data(ledger: Ledger) -> dict[str, object]:
         data["stacks"] = dict(ledger.stacks)
         data["ended"] = None if ledger.emptied is None else {"empty": ledger.emptied[0], "deal": ledger.emptied[1]}
     return data
+
+
+def deal_summary(result: DealResult, target: str, word: str, money: bool) -> str:
+    """A deal written to a file, in one line, as ``add``, ``replace`` and
+    ``play`` report it: ``deal N (line L, DIGEST) to FILE: Amy +4, Bob -4``,
+    then, when money is not units, what each pays (``money Amy +40, ...``),
+    and the notes the session table has for it (cuts, the bank, Fantasyland,
+    fouls, naturals, stake and seat changes)."""
+    owners = result.settlement.owners
+    text = f"deal {result.number} (line {result.line}, {result.digest}) {word} {target}: "
+    text += ", ".join(f"{owner.name} {signed(owner.units)}" for owner in owners)
+    if money:
+        text += "; money " + ", ".join(f"{owner.name} {signed(owner.amount)}" for owner in owners)
+    notes = deal_notes(result)
+    return f"{text} ({notes})" if notes else text
+
+
+def replacement_report(replacement: Replacement) -> list[str]:
+    """What ``replace`` did, in lines: the deal replaced (its digest before),
+    the new deal settled as the session settles it, the old and new lines."""
+    assert replacement.result is not None  # the replacement was made
+    summary = deal_summary(replacement.result, replacement.target, "in", replacement.money)
+    return [f"replaced deal {replacement.number} ({replacement.digest}) with {summary}", *replacement.lines()]
 
 
 def deal_notes(result: DealResult) -> str:
@@ -119,6 +143,8 @@ def deal_notes(result: DealResult) -> str:
 WIDTH = 80
 #: Narrower than this, the notes of a deal go on the lines under it.
 NOTES_MIN = 24
+#: The columns before the players' cells: ``Deal  Line  Id        `` (the deal's number, first line and digest).
+PREFIX = 22
 
 
 class DealLines:
@@ -190,31 +216,31 @@ class DealLines:
                 heads = "  ".join(_padded(name, width) for name, width in zip(owners, self.widths))
                 room = WIDTH - self._notes_column()
                 notes = "  Notes" if room >= NOTES_MIN else ""
-                text += ("\n" if self.widths and not text else "") + f"Deal  Line  {heads}{notes}".rstrip() + "\n"
+                text += ("\n" if self.widths and not text else "") + f"Deal  Line  Id        {heads}{notes}".rstrip() + "\n"
             elif not text:
                 text += "\n"
         cells = self._cells(result)
         notes = deal_notes(result)
         if self.style != DEFAULT_STYLE:
             joined = ["\n".join(lines) for lines in zip(*cells)]
-            self.rows.append([str(result.number), str(result.line), *joined, notes])
+            self.rows.append([str(result.number), str(result.line), result.digest, *joined, notes])
             return text
         lines = ["  ".join(_padded(cell, width) for cell, width in zip(row, self.widths)) for row in cells]
         start = self._notes_column()
         if notes and WIDTH - start >= NOTES_MIN:  # in the Notes column, wrapped there
             wrapped = _wrap(notes, WIDTH - start)
-            lines += [" " * (start - 14)] * (len(wrapped) - len(lines))  # the cells of a line, blank
+            lines += [" " * (start - PREFIX - 2)] * (len(wrapped) - len(lines))  # the cells of a line, blank
             lines = [line + "  " + part if part else line for line, part in zip(lines, [*wrapped, *[""] * len(lines)])]
             below = []
         else:  # no room beside the cells: the notes go under the deal, from the first player's column
-            below = _wrap(notes, WIDTH - 12) if notes else []
-        prefix = f"{result.number:>4}  {result.line:>4}  "
-        out = [(prefix if index == 0 else " " * 12) + line for index, line in enumerate(lines)]
-        out += [" " * 12 + part for part in below]
+            below = _wrap(notes, WIDTH - PREFIX) if notes else []
+        prefix = f"{result.number:>4}  {result.line:>4}  {result.digest:<8}  "
+        out = [(prefix if index == 0 else " " * PREFIX) + line for index, line in enumerate(lines)]
+        out += [" " * PREFIX + part for part in below]
         return text + "".join(line.rstrip() + "\n" for line in out)
 
     def _notes_column(self) -> int:
-        return 12 + sum(width + 2 for width in self.widths)
+        return PREFIX + sum(width + 2 for width in self.widths)
 
     def flush(self) -> str:
         """Another style: the table of the deals kept so far ("" when none)."""
@@ -222,7 +248,7 @@ class DealLines:
             return ""
         from tabulate import multiline_formats
 
-        headers = ["Deal", "Line", *self.columns, "Notes"]
+        headers = ["Deal", "Line", "Id", *self.columns, "Notes"]
         widths: list[int | None] | None = None
         rows = self.rows
         if self.style in multiline_formats:  # the notes wrap so that the table keeps to WIDTH
@@ -363,7 +389,7 @@ def totals_csv(ledger: Ledger) -> str:
 
 
 def session_csv_header() -> str:
-    return "deal,line,player,units,amount,total units,total amount,foul,natural,surrendered,fantasyland,race points\n"
+    return "deal,line,digest,player,units,amount,total units,total amount,foul,natural,surrendered,fantasyland,race points\n"
 
 
 def session_csv_rows(result: DealResult) -> str:
@@ -378,7 +404,7 @@ def session_csv_rows(result: DealResult) -> str:
         fantasyland = player.fantasyland.status if player.fantasyland else ""
         points = result.race_points.get(player.seat.owner, 0) if result.race_points is not None else ""
         writer.writerow(
-            [result.number, result.line, name, number(player.units), number(player.amount)]
+            [result.number, result.line, result.digest, name, number(player.units), number(player.amount)]
             + [number(total_units), number(total_amount), "yes" if player.foul else "no"]
             + [player.natural.id if player.natural else "", "yes" if player.seat.surrendered else "no", fantasyland]
             + [points]
@@ -440,7 +466,7 @@ def deal_line(result: DealResult) -> str:
         banker = f',"banker":{"null" if settlement.banker is None else _text(settlement.banker)}'
     file = f',"file":{_text(result.source)}' if result.source else ""  # a night of several files
     line = (
-        f'{{"deal":{result.number},"line":{result.line}{file},"rules":{_text(settlement.rules.id)},'
+        f'{{"deal":{result.number},"line":{result.line},"digest":"{result.digest}"{file},"rules":{_text(settlement.rules.id)},'
         f'"stake":{_number(settlement.stake)}{banker},"players":[{players}],"pairs":[{pairs}],"totals":[{totals}]'
     )
     if shown.stacks:

@@ -858,7 +858,7 @@ def _player_options(rng: random.Random, names: list[str], which: tuple[str, ...]
     return out
 
 
-def _stake_options(rng: random.Random, names: list[str]) -> list[str]:
+def stake_options(rng: random.Random, names: list[str]) -> list[str]:
     out = []
     if rng.random() < 0.35:
         out += ["--stake", random_amount(rng)]
@@ -969,7 +969,7 @@ def gen_score(rng: random.Random) -> Case:
             groups.append([rng.choice(["missing.txt", "folder", "examples", "/dev/null", "deal.txt"])])
             files["folder"] = "<dir>"
     groups.append(_rules_args(rng, files))
-    groups.append(_stake_options(rng, names))
+    groups.append(stake_options(rng, names))
     groups += _player_options(rng, names, ("--surrender", "--waive", "--fantasyland"))
     if rng.random() < 0.1:
         groups.append(["--banker", rng.choice(names) if names and rng.random() < 0.8 else random_name(rng)])
@@ -1068,7 +1068,7 @@ def gen_session(rng: random.Random) -> Case:
     groups = [[source]]
     if rng.random() < 0.3:
         groups.append(_rules_args(rng, files, chance=1.0))
-    groups.append(_stake_options(rng, names) if rng.random() < 0.5 else [])
+    groups.append(stake_options(rng, names) if rng.random() < 0.5 else [])
     if rng.random() < 0.2:
         groups.append(
             ["--race", rng.choice(["1", "2", "3", "5", "11"]) if rng.random() < 0.8 else random_int_text(rng)]
@@ -1156,7 +1156,7 @@ def gen_stats(rng: random.Random) -> Case:
     groups: list[list[str]] = [[target]]
     if rng.random() < 0.3:
         groups.append(_rules_args(rng, files, chance=1.0))
-    groups.append(_stake_options(rng, names) if rng.random() < 0.3 else [])
+    groups.append(stake_options(rng, names) if rng.random() < 0.3 else [])
     groups += _format_args(rng, "stats", explain=False)
     return Case("stats", ["stats", *_shuffle_groups(rng, groups)], files, stdin)
 

@@ -414,10 +414,10 @@ def test_no_colour_when_piped_or_no_color(monkeypatch):
 
     monkeypatch.setattr(_options.sys.stdout, "isatty", lambda: True, raising=False)
     monkeypatch.setenv("NO_COLOR", "1")
-    assert _options._colour("table") is False
+    assert _options.use_colour("table") is False
     monkeypatch.delenv("NO_COLOR")
-    assert _options._colour("table") is True
-    assert _options._colour("json") is False
+    assert _options.use_colour("table") is True
+    assert _options.use_colour("json") is False
 
 
 def test_colour_marks_red_suits():

@@ -3,6 +3,7 @@ one deal, print what they removed, keep every other byte of the file, and are
 locked and atomic like `add`."""
 
 import os
+import pathlib
 import stat
 import subprocess
 import sys
@@ -53,24 +54,25 @@ def written(tmp_path, text, name="night.txt"):
     [
         (
             ["undo"],
-            f"removed deal 3 (line 9) from {{path}}:\n  - Amy: {AMY}\n  - Cy: {CY}\n{{path}} now has 2 deals\n",
+            f"removed deal 3 (line 9, 31ed5576) from {{path}}:\n  - Amy: {AMY}\n  - Cy: {CY}\n{{path}} now has 2 deals\n",
             f"@rules 2-4\n\n{D1}\n{D2}",
         ),
         (
             ["remove", "{path}", "2"],
-            f"removed deal 2 (line 6) from {{path}}:\n  - Amy: {BOB}\n  - Bob: {AMY}\n"
+            f"removed deal 2 (line 6, fe610c6f) from {{path}}:\n  - Amy: {BOB}\n  - Bob: {AMY}\n"
             "{path} now has 2 deals; deal 3 is now deal 2\n",
             f"@rules 2-4\n\n{D1}\n{D3}",
         ),
         (
             ["remove", "{path}", "1"],
-            f"removed deal 1 (line 3) from {{path}}:\n  - Amy: {AMY}\n  - Bob: {BOB}\n"
+            f"removed deal 1 (line 3, 2d217172) from {{path}}:\n  - Amy: {AMY}\n  - Bob: {BOB}\n"
             "{path} now has 2 deals; deals 2 to 3 are now 1 to 2\n",
             f"@rules 2-4\n\n{D2}\n{D3}",
         ),
         (
             ["replace", "{path}", "2", f"Amy={CY}", f"Bob={BOB}"],
-            f"replaced deal 2 (line 6) in {{path}}: Amy -2, Bob +2\n  - Amy: {BOB}\n  - Bob: {AMY}\n"
+            f"replaced deal 2 (fe610c6f) with deal 2 (line 6, 7ad65fc4) in {{path}}: Amy -2, Bob +2\n"
+            f"  - Amy: {BOB}\n  - Bob: {AMY}\n"
             f"  + Amy: {CY}\n  + Bob: {BOB}\n{{path}} has 3 deals\n",
             f"@rules 2-4\n\n{D1}\n{deal(CY, BOB)}\n{D3}",
         ),
@@ -103,7 +105,9 @@ def test_replace_takes_the_deal_on_stdin_and_the_markers_of_add(tmp_path):
     path = written(tmp_path, THREE)
     result = run("replace", str(path), "3", "--surrender", "Cy", input=f"Amy: {AMY}\nCy: {CY}\n")
     assert result.exit_code == 0, result.stderr
-    assert result.stdout.startswith(f"replaced deal 3 (line 9) in {path}: Amy +2.5, Cy -2.5\n")
+    assert result.stdout.startswith(
+        f"replaced deal 3 (31ed5576) with deal 3 (line 9, 8a7162c2) in {path}: Amy +2.5, Cy -2.5 (Cy surrenders)\n"
+    )
     assert path.read_text().endswith(f"Amy: {AMY}\nCy: {CY} ; surrender\n")
 
 
@@ -118,6 +122,192 @@ def test_help_lists_the_corrections_after_add():
     result = run("--help")
     commands = [line.split()[0] for line in result.stdout.split("Commands:")[1].splitlines() if line.strip()]
     assert commands[commands.index("add") : commands.index("add") + 4] == ["add", "undo", "remove", "replace"]
+
+
+# The deal meant: --expect DIGEST (issue 18) ------------------------------------------------------
+
+# The digests of THREE's deals, as add and session show them.
+DIGESTS = {1: "2d217172", 2: "fe610c6f", 3: "31ed5576"}
+SURRENDERED = "8a7162c2"  # D3 with Cy's surrender marked: "Amy: AMY", "Cy: CY ; surrender"
+
+EDITS = {
+    "undo": (["undo"], 3),
+    "remove": (["remove", "2"], 2),
+    "replace": (["replace", "2", f"Amy={CY}", f"Bob={BOB}"], 2),
+}
+
+
+@pytest.mark.parametrize("upper", [False, True], ids=["digest", "upper-case"])
+@pytest.mark.parametrize("edit", list(EDITS))
+def test_an_edit_expecting_the_deal_there_is_made(tmp_path, monkeypatch, edit, upper):
+    monkeypatch.chdir(tmp_path)
+    args, number = EDITS[edit]
+    plain = written(tmp_path, THREE, "plain.txt")
+    expected = run(args[0], "plain.txt", *args[1:])
+    assert expected.exit_code == 0, expected.stderr
+    path = written(tmp_path, THREE)
+    digest = DIGESTS[number].upper() if upper else DIGESTS[number]
+    result = run(args[0], "night.txt", *args[1:], "--expect", digest)
+    assert (result.exit_code, result.stderr) == (0, ""), result.output
+    assert result.stdout == expected.stdout.replace("plain.txt", "night.txt")
+    assert path.read_bytes() == plain.read_bytes()
+
+
+@pytest.mark.parametrize("edit", list(EDITS))
+def test_an_edit_expecting_another_deal_changes_nothing(tmp_path, monkeypatch, edit):
+    monkeypatch.chdir(tmp_path)
+    args, number = EDITS[edit]
+    path = written(tmp_path, THREE)
+    before = (path.read_bytes(), path.stat().st_ino)
+    result = run(args[0], "night.txt", *args[1:], "--expect", DIGESTS[1])  # deal 1's: not the deal there
+    assert (result.exit_code, result.stdout) == (2, "")
+    done = "replaced" if edit == "replace" else "removed"
+    assert result.stderr == (
+        f"Error: deal {number} of night.txt is {DIGESTS[number]}, not '{DIGESTS[1]}': the session changed since "
+        f"(another phone, another command?); nothing is {done}; look again (cpscore session night.txt)\n"
+    )
+    assert (path.read_bytes(), path.stat().st_ino) == before
+
+
+@pytest.mark.parametrize("value", ["xyz", "1234567", "123456789", "ghijklmn", "", " 2d21717"])
+@pytest.mark.parametrize("edit", list(EDITS))
+def test_an_expect_that_is_no_digest_is_a_usage_error(tmp_path, monkeypatch, edit, value):
+    monkeypatch.chdir(tmp_path)
+    args, _ = EDITS[edit]
+    path = written(tmp_path, THREE)
+    result = run(args[0], "night.txt", *args[1:], "--expect", value)
+    assert (result.exit_code, result.stdout) == (2, "")
+    assert result.stderr == (
+        f"Error: Invalid value for '--expect': {value!r} is not a deal's digest: 8 hex digits, "
+        f"as 'cpscore session' shows (see 'main {args[0]} -h')\n"
+    )
+    assert path.read_text() == THREE
+
+
+@pytest.mark.parametrize(
+    ("other", "late", "message"),
+    [
+        pytest.param(
+            [
+                ["undo", "--expect", DIGESTS[3]],
+                ["add", f"Amy={AMY}", f"Cy={CY}", "--surrender", "Cy", "--new-player", "Cy"],
+            ],
+            ["undo", "--expect", DIGESTS[3]],
+            f"deal 3 of night.txt is {SURRENDERED}, not '{DIGESTS[3]}'",
+            id="undone-and-saved-again-then-undo",
+        ),
+        pytest.param(
+            [["undo"], ["add", f"Amy={AMY}", f"Cy={CY}", "--surrender", "Cy", "--new-player", "Cy"]],
+            ["replace", "3", f"Amy={CY}", f"Cy={AMY}", "--expect", DIGESTS[3]],
+            f"deal 3 of night.txt is {SURRENDERED}, not '{DIGESTS[3]}'",
+            id="undone-and-saved-again-then-replace",
+        ),
+        pytest.param(
+            [["replace", "3", f"Amy={AMY}", f"Cy={CY}", "--surrender", "Cy"]],
+            ["remove", "3", "--expect", DIGESTS[3]],
+            f"deal 3 of night.txt is {SURRENDERED}, not '{DIGESTS[3]}'",
+            id="replaced-then-remove",
+        ),
+        pytest.param(
+            [["remove", "2"]],
+            ["remove", "2", "--expect", DIGESTS[2]],
+            f"deal 2 of night.txt is {DIGESTS[3]}, not '{DIGESTS[2]}'",
+            id="an-earlier-deal-removed-then-remove",
+        ),
+    ],
+)
+def test_a_stale_edit_from_another_phone_changes_nothing(tmp_path, monkeypatch, other, late, message):
+    """Phone A shows the last deals with their digests; phone B changes them
+    (undoes deal 3 and saves a corrected deal 3, ...); then A's edit, armed
+    for the deal it showed, arrives: refused, and B's work stays."""
+    monkeypatch.chdir(tmp_path)
+    path = written(tmp_path, THREE)
+    import json
+
+    shown = {deal["deal"]: deal["digest"] for deal in json.loads(session(path, "--format", "json"))["deals"]}
+    assert shown == DIGESTS  # what phone A shows
+    for command, *rest in other:  # phone B
+        result = run(command, "night.txt", *rest)
+        assert result.exit_code == 0, result.stderr
+    before = path.read_bytes()
+    command, *rest = late  # phone A
+    result = run(command, "night.txt", *rest)
+    assert (result.exit_code, result.stdout) == (2, "")
+    assert result.stderr.startswith(f"Error: {message}: the session changed since")
+    assert result.stderr.count("\n") == 1
+    assert path.read_bytes() == before
+
+
+# The new deal settled in its night (issue 18) --------------------------------------------------
+
+# Under pusoy (1-6) each scoops the hands after it: Amy +6 from Bob and from Cy, Bob +6 from Cy.
+PUSOY_A = "As Ah 2c / Kd Kc Ks 3d 4h / 2h 5h 7h 9h Jh"
+PUSOY_B = "Qs Qh 3c / Td Tc 8s 8d 4c / 5d 6s 7d 8h 9s"
+PUSOY_C = "Kh 6h 3h / 9d 9c 2s 4s 6c / Jd Jc Ad 2d 4d"
+
+
+def signed(value) -> str:
+    return "0" if value == 0 else f"{value:+}"
+
+
+def session_summary(path, number, money):
+    """Deal ``number`` as ``cpscore session`` settles it, in the words of a
+    report: ``deal N (line L, DIGEST) in FILE: units[; money ...][ (notes)]``,
+    from its JSON and the Notes cell of its TSV table."""
+    import json
+
+    deal = json.loads(session(path, "--format", "json"))["deals"][number - 1]
+    text = f"deal {number} (line {deal['line']}, {deal['digest']}) in {path}: "
+    text += ", ".join(f"{player['name']} {signed(player['units'])}" for player in deal["totals"])
+    if money:
+        text += "; money " + ", ".join(f"{player['name']} {signed(player['amount'])}" for player in deal["totals"])
+    rows = [line.split("\t") for line in session(path, "--style", "tsv").splitlines()]
+    (notes,) = [row[-1] for row in rows if row[:3] == [str(number), str(deal["line"]), deal["digest"]]]
+    return f"{text} ({notes})" if notes else text
+
+
+@pytest.mark.parametrize(
+    ("files", "before", "args", "first"),
+    [
+        pytest.param(
+            {},
+            f"@rules pusoy\n\nAmy: {PUSOY_B}\nBob: {PUSOY_C}\nCy: {PUSOY_A}\n\n"
+            f"Amy: {PUSOY_C}\nBob: {PUSOY_A}\nCy: {PUSOY_B}\n",
+            ["2", f"Amy={PUSOY_A}", f"Bob={PUSOY_B}", f"Cy={PUSOY_C}"],
+            # Bob holds the bank in deal 2: he settles with Amy and Cy, who do not settle together.
+            # Without the night, Amy would bank: Amy +12, Bob -6, Cy -6.
+            "replaced deal 2 (a797b4bb) with deal 2 (line 7, 2ab3fd28) in night.txt: Amy +6, Bob 0, Cy -6 (Bob banks)",
+            id="pusoy-bank",
+        ),
+        pytest.param(
+            {"house.toml": 'preset = "2-4"\ncap = 30\n'},
+            f"@rules house.toml\n@stake 10\n\n{D2}",
+            ["1", f"Amy={AMY}", f"Bob={CY}"],
+            "replaced deal 1 (fe610c6f) with deal 1 (line 4, 43502e19) in night.txt: Amy +4, Bob -4; "
+            "money Amy +30, Bob -30 (Bob pays Amy 30, not 40 (cap 30: Amy at +30))",
+            id="cap",
+        ),
+        pytest.param(
+            {},
+            f"@stake 10\n\n{D1}\n@stake 20\n{D2}",
+            ["2", f"Amy={CY}", f"Bob={AMY}"],
+            "replaced deal 2 (fe610c6f) with deal 2 (line 7, 0919af16) in night.txt: Amy -4, Bob +4; "
+            "money Amy -80, Bob +80 (stake 20 from here)",
+            id="stake-line",
+        ),
+    ],
+)
+def test_replace_reports_the_new_deal_as_the_session_settles_it(tmp_path, monkeypatch, files, before, args, first):
+    monkeypatch.chdir(tmp_path)
+    for name, content in files.items():
+        (tmp_path / name).write_text(content)
+    written(tmp_path, before)
+    result = run("replace", "night.txt", *args)
+    assert (result.exit_code, result.stderr) == (0, ""), result.output
+    assert result.stdout.splitlines()[0] == first
+    number = int(args[0])
+    expected = session_summary("night.txt", number, "; money " in first)
+    assert first.endswith(f") with {expected}")  # what session prints for the new deal
 
 
 # Every other byte is kept --------------------------------------------------------------------------
@@ -269,8 +459,8 @@ def test_undo_gives_back_the_file_as_it_was_before_add(tmp_path, before):
     path = written(tmp_path, before)
     # add ends a last line that had no end: that one byte is all that stays
     expected = before if before == "" or before.endswith("\n") else before + "\n"
-    for _ in range(2):
-        assert run("add", str(path), *HANDS).exit_code == 0
+    for _ in range(2):  # --again: some files hold the deal already
+        assert run("add", str(path), *HANDS, "--again").exit_code == 0
         result = run("undo", str(path))
         assert result.exit_code == 0, result.stderr
         assert path.read_bytes() == expected.encode()
@@ -290,7 +480,7 @@ def test_the_stake_lines_before_the_last_deal_go_with_it(tmp_path):
     result = run("undo", str(path))
     assert result.exit_code == 0, result.stderr
     assert result.stdout == (
-        f"removed deal 2 (line 10) from {path}, with the 3 lines before it "
+        f"removed deal 2 (line 10, 31ed5576) from {path}, with the 3 lines before it "
         "(@stake, @pair-stake, @players: they would change nothing):\n"
         f"  - @stake 20\n  - @pair-stake Amy:Bob=5\n  - @stake 30\n  - Amy: {AMY}\n  - Cy: {CY}\n"
         f"{path} now has 1 deal\n"
@@ -422,8 +612,10 @@ MALFORMED = f"{D1}\nAmy: {AMY}\nBob {BOB}\n\n{D3}"
         "one-player",
     ],
 )
-def test_refused_changes_leave_the_file_untouched(tmp_path, before, args, code, message):
-    path = tmp_path / "night.txt"
+def test_refused_changes_leave_the_file_untouched(tmp_path, monkeypatch, before, args, code, message):
+    # A short name: an error line is at most 300 characters, and a long path would cut the message short.
+    monkeypatch.chdir(tmp_path)
+    path = pathlib.Path("night.txt")
     if before is not None:
         written(tmp_path, before)
     snapshot = (path.read_bytes(), path.stat().st_ino) if before is not None else None
@@ -496,7 +688,9 @@ def test_concurrent_undo_remove_and_add_lose_nothing(tmp_path):
         "            assert exit.code == 0, (args, exit.code)\n"
     )
     workers = [
-        subprocess.Popen([sys.executable, "-c", script, str(go), str(path), *HANDS], stdout=subprocess.DEVNULL)
+        subprocess.Popen(
+            [sys.executable, "-c", script, str(go), str(path), *HANDS, "--again"], stdout=subprocess.DEVNULL
+        )
         for _ in range(8)
     ]
     go.touch()

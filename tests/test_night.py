@@ -41,8 +41,10 @@ def test_a_stake_line_between_deals_sets_the_stake_from_the_next_deal():
         "Each deal: units on the first line, money on the second, so far in brackets.\n"
     )
     assert (
-        "   2    10  +6 (+8)      0 (-2)       -6 (-6)      stake 20 from here;\n"
-        "            +180 (+200)  -60 (-80)    -120 (-120)  Amy:Bob stake 50 from here\n"
+        "Deal  Line  Id        Amy          Bob          Cy\n"
+        "   2    10  43bfbafd  +6 (+8)      0 (-2)       -6 (-6)\n"
+        "                      +180 (+200)  -60 (-80)    -120 (-120)\n"
+        "                      stake 20 from here; Amy:Bob stake 50 from here\n"
     ) in result.stdout
     assert "Amy            +8     +200\nBob            -2      -80\nCy             -6     -120\n" in result.stdout
     deals = [json.loads(line) for line in cli("session", "--format", "jsonl", "-", input=NIGHT).stdout.splitlines()]
@@ -92,11 +94,12 @@ def test_several_files_are_one_night(tmp_path, monkeypatch):
     assert result.exit_code == 0, result.output
     out = result.stdout
     assert out.startswith("Session a.txt, b.txt: rules 2-4\nStakes: 10 a unit; 30 a unit from b.txt deal 1\n")
-    assert "\n\na.txt:\nDeal  Line" in out
-    assert "\nb.txt:\nDeal  Line  Amy          Bob          Cy           Notes\n" in out
+    assert "\n\na.txt:\nDeal  Line  Id        Amy          Bob          Notes\n" in out
+    assert "\nb.txt:\nDeal  Line  Id        Amy          Bob          Cy\n" in out
     assert (
-        "   1     3  +6 (+8)      0 (-2)       -6 (-6)      stake 30 from here\n"
-        "            +180 (+200)  0 (-20)      -180 (-180)\n"
+        "   1     3  43bfbafd  +6 (+8)      0 (-2)       -6 (-6)\n"
+        "                      +180 (+200)  0 (-20)      -180 (-180)\n"
+        "                      stake 30 from here\n"
     ) in out
     assert "Amy            +8     +200\nBob            -2      -20\nCy             -6     -180\n" in out
     lines = [

@@ -21,6 +21,13 @@ AMY = "Ks Kd 4c / 9h 9c 5d 5s 2c / Ah Ad Ac 7s 7d"
 BOB = "Qs Jd 3c / Th Tc 8d 8s 3d / Kh Qh Jh 8h 2h"
 CY = "As 6d 2s / 6c 6h 4d 4s 3s / Js Ts 9s 8c 7c"
 FOUL = "Qd Qc 3h / Jc Td 9d 6s 5c / Kc 7h 5h 4h 2d"  # a pair in front over a jack-high middle
+# Cy's cards of deal 1 set another way: with AMY and BOB, a new deal, not deal 1 dealt again.
+CY2 = "4d 3s 2s / 6c 6h 6d As 4s / Js Ts 9s 8c 7c"
+#: What play says when it saves AMY, BOB and CY2 as deal 4 of SESSION (the session's line for that deal).
+ADDED_4 = (
+    "Added deal 4 (line 16, 45c27e63) to night.txt: Amy +22, Bob -10, Cy -12; "
+    "money Amy +220, Bob -100, Cy -120 (Amy FL next (13)).\n"
+)
 CARD_HELP = "a card is a rank (2-9, T or 10, J, Q, K, A) then a suit (s, h, d, c or ♠ ♥ ♦ ♣)"
 
 # The README's session (examples/session.txt): ofc, 10 a unit, three deals.
@@ -173,7 +180,8 @@ def test_a_deal_is_asked_seat_by_seat_checked_shown_saved_and_totalled(night):
         + "Keep Cy's hand? [y/N]: y\n"
         + DEAL_4
         + "Save this deal? [Y/n]: \n"  # Enter: yes
-        + "Added deal 4 (line 16) to night.txt.\n\n"
+        + "Added deal 4 (line 16, 39a372a5) to night.txt: Amy +31, Bob -1, Cy -30; "
+        + "money Amy +310, Bob -10, Cy -300 (Amy FL next (13); Cy FOUL).\n\n"
         + TOTALS_4
         + "\nDeal 5: Amy, Bob, Cy\n"
         + "Amy plays this deal in Fantasyland.\n"  # the session follows Fantasyland
@@ -187,14 +195,17 @@ def test_a_deal_is_asked_seat_by_seat_checked_shown_saved_and_totalled(night):
 
 def test_the_seats_stay_from_deal_to_deal_and_a_seat_can_sit_out(night):
     hands = ["Qh Qd Qc / Kh Kd Kc 3h 3d / 9s 9h 9d 9c 4h", "-", "Ts 7d 4c / 6c 6d 5s 5h 3c / As Ks Qs 8s 2s"]
-    result = play("night.txt", lines=[AMY, BOB, CY, "y", *hands, "y"])
+    result = play("night.txt", lines=[AMY, BOB, CY2, "y", *hands, "y"])
     assert result.exit_code == 0, result.output
     output = result.output
-    assert "Added deal 4 (line 16) to night.txt.\n" in output
+    assert ADDED_4 in output
     assert f"\nDeal 5: Amy, Bob, Cy\nAmy plays this deal in Fantasyland.\n{ask('Amy')}{hands[0]}\n" in output
     assert f"{ask('Bob')}-\n{ask('Cy')}{hands[2]}\n" in output
     assert "FL stays (13)" in output
-    assert "Added deal 5 (line 20) to night.txt.\n\nTotals after 5 deals:\n" in output
+    assert (
+        "Added deal 5 (line 20, 39f28986) to night.txt: Amy +44, Cy -44; money Amy +440, Cy -440 "
+        "(Amy FL stays (13)).\n\nTotals after 5 deals:\n"
+    ) in output
     assert output.endswith(
         f"\nDeal 6: Amy, Bob, Cy\nAmy plays this deal in Fantasyland.\n{ask('Amy')}\nEnded: 2 deals added to night.txt.\n"
     )
@@ -205,7 +216,7 @@ def test_a_new_session_takes_its_rules_and_seats_from_the_command_line(folder):
     result = play("new.txt", "--rules", "1-6", "--players", "Amy Bob", lines=[AMY, BOB, "y", AMY.replace("Ks", "Kh")])
     assert result.exit_code == 0, result.output
     assert result.output.startswith("Session new.txt: rules 1-6, no deal yet.\n" + START + "\nDeal 1: Amy, Bob\n")
-    assert "Added deal 1 (line 4) to new.txt.\n\nTotals after 1 deal:\n" in result.output
+    assert "Added deal 1 (line 4, 2d217172) to new.txt: Amy +1, Bob -1.\n\nTotals after 1 deal:\n" in result.output
     # After the first deal the file has its header: the second deal is asked without --rules again.
     assert result.output.endswith(
         f"\nDeal 2: Amy, Bob\n{ask('Amy')}{AMY.replace('Ks', 'Kh')}\n{ask('Bob')}\n"
@@ -223,7 +234,7 @@ def test_players_names_with_a_space_are_separated_by_commas(folder):
 
 
 def test_saying_no_saves_nothing_and_the_deal_starts_again(night):
-    result = play("night.txt", lines=[AMY, BOB, CY, "maybe", "n"])
+    result = play("night.txt", lines=[AMY, BOB, CY2, "maybe", "n"])
     assert result.exit_code == 0, result.output
     assert result.output.endswith(
         "Save this deal? [Y/n]: maybe\nError: invalid input\nSave this deal? [Y/n]: n\n"
@@ -234,7 +245,7 @@ def test_saying_no_saves_nothing_and_the_deal_starts_again(night):
 
 
 def test_the_end_of_input_at_the_save_question_saves_nothing(night):
-    result = play("night.txt", lines=[AMY, BOB, CY])
+    result = play("night.txt", lines=[AMY, BOB, CY2])
     assert result.exit_code == 0, result.output
     assert result.output.endswith(
         "Save this deal? [Y/n]: \nEnded: the deal being entered was not saved; no deal added to night.txt.\n"
@@ -244,7 +255,7 @@ def test_the_end_of_input_at_the_save_question_saves_nothing(night):
 
 def test_ctrl_c_abandons_the_deal_and_leaves_the_file_as_it_was(night, keys):
     before = night.read_bytes()
-    result = play("night.txt", lines=[AMY, BOB, "^C", AMY, "^C", AMY, BOB, CY, "^C"])
+    result = play("night.txt", lines=[AMY, BOB, "^C", AMY, "^C", AMY, BOB, CY2, "^C"])
     assert result.exit_code == 0, result.output
     abandoned = "\nDeal abandoned: nothing was saved; it starts again.\n\nDeal 4: Amy, Bob, Cy\n"
     assert f"{ask('Cy')}^C\n{abandoned}{ask('Amy')}{AMY}\n{ask('Bob')}^C\n{abandoned}" in result.output
@@ -385,7 +396,10 @@ def test_a_newcomer_joins_at_a_prompt_and_keeps_the_seat(night):
     assert result.exit_code == 0, result.output
     assert f"{ask('Bob')}+Dan\nDan joins the table, after Cy.\n{ask('Bob')}{BOB}\n" in result.output
     assert f"{ask('Cy')}{CY}\n{ask('Dan')}{dan}\n" in result.output
-    assert "Added deal 4 (line 16) to night.txt." in result.output
+    assert (
+        "Added deal 4 (line 16, 0e5933f7) to night.txt: Amy +49, Bob +2, Cy -13, Dan -38; "
+        "money Amy +490, Bob +20, Cy -130, Dan -380 (Amy FL next (13)).\n"
+    ) in result.output
     assert "\nDeal 5: Amy, Bob, Cy, Dan\n" in result.output
     assert night.read_text().endswith(f"Cy: {CY}\nDan: {dan}\n")
 
@@ -477,7 +491,7 @@ def test_a_read_only_file_is_refused_at_once(night):
 
 def test_a_failed_save_says_why_and_asks_again(night, keys):
     keys += [("Save this deal?", lambda: night.chmod(0o444)), ("Save this deal?", lambda: night.chmod(0o644))]
-    result = play("night.txt", lines=[AMY, BOB, CY, "y", "n"])
+    result = play("night.txt", lines=[AMY, BOB, CY2, "y", "n"])
     assert result.exit_code == 0, result.output
     assert result.output.endswith(
         "Save this deal? [Y/n]: y\n"
@@ -490,7 +504,7 @@ def test_a_failed_save_says_why_and_asks_again(night, keys):
 
 def test_a_file_made_read_only_during_the_night_ends_the_run_before_the_next_deal(night, keys):
     keys.append(("Save this deal?", lambda: night.chmod(0o444)))
-    result = play("night.txt", lines=[AMY, BOB, CY, "y", "n"])
+    result = play("night.txt", lines=[AMY, BOB, CY2, "y", "n"])
     assert result.exit_code == 1
     assert result.output.endswith(
         "Save this deal? [Y/n]: n\nNot saved: the deal starts again.\n"
@@ -501,19 +515,19 @@ def test_a_file_made_read_only_during_the_night_ends_the_run_before_the_next_dea
 
 def test_a_file_made_read_only_while_a_deal_is_typed_keeps_the_deal_to_save_later(night, keys):
     keys += [("Cy's hand", lambda: night.chmod(0o444)), ("Save this deal?", lambda: night.chmod(0o644))]
-    result = play("night.txt", lines=[AMY, BOB, CY, "y"])
+    result = play("night.txt", lines=[AMY, BOB, CY2, "y"])
     assert result.exit_code == 0, result.output
-    assert f"{ask('Cy')}{CY}\n\nRules: ofc" in result.output
-    assert "Save this deal? [Y/n]: y\nAdded deal 4 (line 16) to night.txt.\n" in result.output
+    assert f"{ask('Cy')}{CY2}\n\nRules: ofc" in result.output
+    assert "Save this deal? [Y/n]: y\n" + ADDED_4 in result.output
 
 
 def test_a_failed_save_can_be_tried_again(night, keys):
     keys += [("Save this deal?", lambda: night.chmod(0o444)), ("Save this deal?", lambda: night.chmod(0o644))]
-    result = play("night.txt", lines=[AMY, BOB, CY, "y", "y"])
+    result = play("night.txt", lines=[AMY, BOB, CY2, "y", "y"])
     assert result.exit_code == 0, result.output
     assert "Save this deal? [Y/n]: y\nError: night.txt is read-only; " in result.output
-    assert "and try again\nSave this deal? [Y/n]: y\nAdded deal 4 (line 16) to night.txt.\n" in result.output
-    assert night.read_text() == SESSION + f"\nAmy: {AMY}\nBob: {BOB}\nCy: {CY}\n"
+    assert "and try again\nSave this deal? [Y/n]: y\n" + ADDED_4 in result.output
+    assert night.read_text() == SESSION + f"\nAmy: {AMY}\nBob: {BOB}\nCy: {CY2}\n"
 
 
 def test_a_deal_added_meanwhile_by_another_add_comes_first(night, keys):
@@ -521,7 +535,7 @@ def test_a_deal_added_meanwhile_by_another_add_comes_first(night, keys):
 
     def add():
         done = subprocess.run(
-            [sys.executable, "-m", "cpscore", "add", "night.txt", *other], capture_output=True, text=True
+            [sys.executable, "-m", "cpscore", "add", "night.txt", *other, "--again"], capture_output=True, text=True
         )
         assert done.returncode == 0, done.stderr
 
@@ -529,11 +543,107 @@ def test_a_deal_added_meanwhile_by_another_add_comes_first(night, keys):
     result = play("night.txt", lines=[AMY, BOB, FOUL, "y", "y"])
     assert result.exit_code == 0, result.output
     assert "\nDeal 4: Amy, Bob, Cy\n" in result.output
-    assert "Added deal 5 (line 20) to night.txt.\n\nTotals after 5 deals:\n" in result.output
+    assert (
+        "Added deal 5 (line 20, 39a372a5) to night.txt: Amy +31, Bob -1, Cy -30; money Amy +310, Bob -10, Cy -300 "
+        "(Amy FL leaves; Cy FOUL).\n\nTotals after 5 deals:\n"
+    ) in result.output
     assert (
         night.read_text()
         == SESSION + f"\nAmy: {AMY}\nBob: {BOB}\nCy: {CY}\n" + f"\nAmy: {AMY}\nBob: {BOB}\nCy: {FOUL}\n"
     )
+
+
+def signed(value) -> str:
+    return "0" if value == 0 else f"{value:+}"
+
+
+def session_report(path, number):
+    """Deal ``number`` as ``cpscore session`` settles it, in the words of play's
+    'Added ...' line (money always: these nights have a stake), from the
+    session's JSON and the Notes cell of its TSV table."""
+    import json
+
+    result = CliRunner().invoke(main, ["session", "--format", "json", str(path)])
+    deal = json.loads(result.stdout)["deals"][number - 1]
+    units = ", ".join(f"{player['name']} {signed(player['units'])}" for player in deal["totals"])
+    money = ", ".join(f"{player['name']} {signed(player['amount'])}" for player in deal["totals"])
+    table = CliRunner().invoke(main, ["session", "--style", "tsv", str(path)]).stdout
+    rows = [line.split("\t") for line in table.splitlines()]
+    (notes,) = [row[-1] for row in rows if row[:3] == [str(number), str(deal["line"]), deal["digest"]]]
+    text = f"deal {number} (line {deal['line']}, {deal['digest']}) to {path.name}: {units}; money {money}"
+    return f"{text} ({notes})" if notes else text
+
+
+OTHER_WRITERS = {
+    # another writer between the preview and the "y": what it runs, and the deal play's deal is then
+    "add-at-stake-100": (["add", "night.txt", "--stake", "100", f"Amy={BOB}", f"Bob={AMY}", f"Cy={CY}"], 5),
+    "add-a-deal": (["add", "night.txt", f"Amy={BOB}", f"Bob={AMY}", f"Cy={CY}"], 5),
+    "undo-the-last-deal": (["undo", "night.txt"], 3),
+}
+
+
+@pytest.mark.parametrize("last", ["y", "n"], ids=["saved-when-asked-again", "not-saved"])
+@pytest.mark.parametrize("writer", list(OTHER_WRITERS))
+def test_a_file_changed_after_the_preview_shows_the_new_settlement_and_asks_again(night, keys, writer, last):
+    """Issue 18: play previews deal 4 at stake 10; another writer changes the
+    file before the "y".  Play saves nothing at terms it did not show: it says
+    so, shows the deal as it would now be settled, and asks again."""
+    args, number = OTHER_WRITERS[writer]
+    seen = []
+
+    def other():
+        done = subprocess.run([sys.executable, "-m", "cpscore", *args], capture_output=True, text=True)
+        assert done.returncode == 0, done.stderr
+        seen.append(night.read_text())
+
+    keys += [("Save this deal?", other), ("Save this deal?", lambda: seen.append(night.read_text()))]
+    result = play("night.txt", lines=[AMY, BOB, CY2, "y", last])
+    assert result.exit_code == 0, result.output
+    output = result.output
+    assert seen[0] == seen[1]  # asked again with the file as the other writer left it: nothing saved silently
+    first, again = output.split("Save this deal? [Y/n]: y\n", 1)
+    assert "(stake 10 a unit)" in first and first.count("\nRules: ofc") == 1
+    warning = f"Warning: night.txt changed since this deal was shown: it would now be deal {number}, "
+    assert again.startswith(warning + "settled as shown again; nothing was saved\n\nRules: ofc")
+    stake = "100" if writer == "add-at-stake-100" else "10"
+    shown, after = again.split(f"Save this deal? [Y/n]: {last}\n", 1)
+    assert f"Money won by each player from each opponent (stake {stake} a unit):" in shown
+    if last == "n":
+        assert after.startswith("Not saved: the deal starts again.\n")
+        assert night.read_text() == seen[0]
+        assert "Added" not in output
+        return
+    assert after.startswith(f"Added {session_report(night, number)}.\n")
+    assert night.read_text() == seen[0] + f"\nAmy: {AMY}\nBob: {BOB}\nCy: {CY2}\n"
+    if writer == "add-at-stake-100":  # the deal at 100 a unit, as shown the second time
+        assert after.startswith(
+            "Added deal 5 (line 21, 45c27e63) to night.txt: Amy +22, Bob -10, Cy -12; "
+            "money Amy +2200, Bob -1000, Cy -1200 (Amy FL next (13); Bob FL leaves).\n"
+        )
+
+
+@pytest.mark.parametrize(
+    ("answer", "saved"),
+    [("", False), ("n", False), ("y", True)],
+    ids=["enter-is-no", "no", "yes-dealt-twice"],
+)
+def test_the_hands_of_an_earlier_deal_are_asked_about_before_the_save(night, answer, saved):
+    """Deal 1's hands again (Cy's cards in another order): was it really dealt twice?"""
+    cy = "2s As 6d / 3s 4s 4d 6h 6c / 7c 8c 9s Ts Js"
+    result = play("night.txt", lines=[AMY, BOB, cy, answer, "y"])
+    assert result.exit_code == 0, result.output
+    question = (
+        f"{ask('Cy')}{cy}\nWarning: deal 1 (43bfbafd) had these same hands.\n"
+        f"Was this deal really dealt twice? [y/N]: {answer}\n"
+    )
+    assert question in result.output
+    if not saved:
+        assert f"{question}Not saved: the deal starts again.\n\nDeal 4: Amy, Bob, Cy\n" in result.output
+        assert night.read_text() == SESSION
+        return
+    assert f"{question}\nRules: ofc" in result.output
+    assert f"Save this deal? [Y/n]: y\nAdded {session_report(night, 4)}.\n" in result.output
+    assert night.read_text() == SESSION + f"\nAmy: {AMY}\nBob: {BOB}\nCy: {cy}\n"
 
 
 def test_what_is_saved_reads_back_as_session_reads_it(night):
@@ -568,9 +678,18 @@ def test_table_stakes_end_the_run_when_a_stack_is_empty_and_refuse_a_session_tha
     # Stacks of 20 in the rules themselves: add's append settles the deal without the session's
     # standing, which pineapple-ru's "bring a buy-in" (table_stakes = true) refuses.
     (folder / "stakes.toml").write_text('preset = "pineapple-ru"\ntable_stakes = 20\n')
-    result = play("night.txt", "--rules", "stakes.toml", "--players", "Amy Bob", lines=[AMY, BOB, "y", AMY, BOB, "y"])
+    # The same hands twice on purpose: play asks whether the deal really was dealt twice ("y").
+    lines = [AMY, BOB, "y", AMY, BOB, "y", "y"]
+    result = play("night.txt", "--rules", "stakes.toml", "--players", "Amy Bob", lines=lines)
     assert result.exit_code == 0, result.output
     assert "Stacks after the deal: Amy 31, Bob 9" in result.output
+    assert (
+        "Warning: deal 1 (2d217172) had these same hands.\nWas this deal really dealt twice? [y/N]: y\n"
+    ) in result.output
+    assert (
+        "Added deal 2 (line 7, 2d217172) to night.txt: Amy +11, Bob -11; money Amy +9, Bob -9 "
+        "(Amy FL leaves; Bob pays Amy 9, not 11 (Bob's stack 9)).\n"
+    ) in result.output
     assert result.output.endswith(
         "Stacks (buy-in 20): Amy 40, Bob 0.\nBob's stack is empty after deal 2: the session is over.\n"
         "Ended: 2 deals added to night.txt.\n"
@@ -624,22 +743,22 @@ def ended(child) -> int:
 @pytest.mark.slow  # a real terminal: run by CI with the slow tests
 def test_terminal_a_whole_deal_is_typed_saved_and_totalled(terminal, night):
     terminal.expect_exact("Deal 4: Amy, Bob, Cy")
-    for name, hand in (("Amy", AMY), ("Bob", BOB), ("Cy", CY)):
+    for name, hand in (("Amy", AMY), ("Bob", BOB), ("Cy", CY2)):
         terminal.expect_exact(ask(name))
         terminal.sendline(hand)
     terminal.expect_exact("Save this deal? [Y/n]: ")
     terminal.sendline("y")
-    terminal.expect_exact("Added deal 4 (line 16) to night.txt.")
+    terminal.expect_exact(ADDED_4.rstrip("\n"))
     terminal.expect_exact("Totals after 4 deals:")
     terminal.expect_exact("Deal 5: Amy, Bob, Cy")
     terminal.expect_exact(ask("Amy"))
     terminal.send("\x1b[A")  # Up: the last hand typed (the history keeps hands, not the answer 'y')
-    terminal.expect_exact(CY)
+    terminal.expect_exact(CY2)
     terminal.send("\x15")  # Ctrl-U: the line is empty again
     terminal.sendeof()
     terminal.expect_exact("Ended: 1 deal added to night.txt.")
     assert ended(terminal) == 0
-    assert night.read_text() == SESSION + f"\nAmy: {AMY}\nBob: {BOB}\nCy: {CY}\n"
+    assert night.read_text() == SESSION + f"\nAmy: {AMY}\nBob: {BOB}\nCy: {CY2}\n"
 
 
 @pytest.mark.slow  # a real terminal: run by CI with the slow tests
@@ -677,7 +796,10 @@ def test_terminal_a_foul_is_warned_of_and_confirmed(terminal, night):
     terminal.expect_exact("Amy fouled: front pair of queens (Q-Q-3) beats middle jack high (J-T-9-6-5)")
     terminal.expect_exact("Save this deal? [Y/n]: ")
     terminal.sendline("")
-    terminal.expect_exact("Added deal 4 (line 16) to night.txt.")
+    terminal.expect_exact(
+        "Added deal 4 (line 16, 7eed0156) to night.txt: Amy -18, Bob +13, Cy +5; "
+        "money Amy -180, Bob +130, Cy +50 (Amy FOUL)."
+    )
     terminal.expect_exact(ask("Amy"))
     terminal.sendeof()
     assert ended(terminal) == 0
@@ -699,7 +821,7 @@ def test_terminal_ctrl_c_leaves_the_file_byte_identical(terminal, night):
     terminal.expect_exact("Deal 4: Amy, Bob, Cy")
     terminal.expect_exact(ask("Amy"))
     assert night.read_bytes() == before
-    for name, hand in (("Amy", AMY), ("Bob", BOB), ("Cy", CY)):
+    for name, hand in (("Amy", AMY), ("Bob", BOB), ("Cy", CY2)):
         if name != "Amy":
             terminal.expect_exact(ask(name))
         terminal.sendline(hand)

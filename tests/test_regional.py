@@ -456,7 +456,13 @@ def test_add_settles_as_the_session_will(tmp_path):
     night = tmp_path / "banker.txt"
     night.write_text((EXAMPLES / "banker.txt").read_text())
     hands = [f"Ann={AMY}", f"Ben={BOB}", f"Cat={CY}"]
-    added = cli("add", str(night), *hands)
+    # Deal 2's hands again: refused as a deal already in the file, unless --again says it was dealt twice.
+    repeated = cli("add", str(night), *hands)
+    assert repeated.exit_code == 2 and repeated.stdout == ""
+    assert f"Error: deal 2 (a300ce7a) of {night} has the same hands: this deal is in the file already" in (
+        repeated.stderr
+    )
+    added = cli("add", str(night), "--again", *hands)
     assert added.exit_code == 0, added.output
     assert added.stdout.endswith("Ann +6, Ben +1, Cat -7 (Cat banks)\n")  # scooped by Ann, beaten by Ben
     # A '; banker' marker is written with the deal, so that the session reads it back the same.

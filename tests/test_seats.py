@@ -30,14 +30,16 @@ def test_players_on_a_new_file_is_its_header_and_the_hands_follow_the_seats(tmp_
     monkeypatch.chdir(tmp_path)
     result = cli("add", "new.txt", "--players", "Amy Bob Cy", "--stake", "5", AMY, BOB, CY)
     assert (result.exit_code, result.stderr) == (0, "")
-    assert result.stdout == "added deal 1 (line 4) to new.txt: Amy +6, Bob 0, Cy -6\n"
+    assert result.stdout == (
+        "added deal 1 (line 4, 43bfbafd) to new.txt: Amy +6, Bob 0, Cy -6; money Amy +30, Bob 0, Cy -30\n"
+    )
     assert (tmp_path / "new.txt").read_text() == f"@players Amy Bob Cy\n@stake 5\n\nAmy: {AMY}\nBob: {BOB}\nCy: {CY}\n"
 
 
 def test_a_seat_sits_out_with_a_dash(night):
     result = cli("add", night, AMY, "-", CY)
     assert result.exit_code == 0, result.output
-    assert result.stdout == f"added deal 2 (line 7) to {night}: Amy +4, Cy -4\n"
+    assert result.stdout == f"added deal 2 (line 7, 31ed5576) to {night}: Amy +4, Cy -4\n"
     assert night.read_text() == SEATED + f"\nAmy: {AMY}\nCy: {CY}\n"
 
 
@@ -50,19 +52,22 @@ def test_hands_in_seat_order_on_stdin(night):
 def test_a_newcomer_takes_the_next_seat(night):
     result = cli("add", night, "--new-player", "Dan", AMY, "-", "-", CY)
     assert result.exit_code == 0, result.output
-    assert result.stdout == f"added deal 2 (line 8) to {night}: Amy +4, Dan -4 (Dan joins)\n"
+    assert result.stdout == f"added deal 2 (line 8, f941ef16) to {night}: Amy +4, Dan -4 (Dan joins)\n"
     assert night.read_text() == SEATED + f"\n@players Amy Bob Cy Dan\nAmy: {AMY}\nDan: {CY}\n"
     table = cli("session", night).stdout
-    assert "   2     8  +4 (+10)     - (0)        - (-6)       -4 (-4)\n            Dan joins\n" in table
+    assert (
+        "   2     8  f941ef16  +4 (+10)     - (0)        - (-6)       -4 (-4)\n                      Dan joins\n"
+        in table
+    )
 
 
 def test_players_changes_the_seats_from_this_deal_on(night):
     result = cli("add", night, "--players", "Cy, Amy", CY, AMY)
     assert result.exit_code == 0, result.output
-    assert result.stdout == f"added deal 2 (line 8) to {night}: Cy -4, Amy +4 (Bob leaves)\n"
+    assert result.stdout == f"added deal 2 (line 8, 61c6f160) to {night}: Cy -4, Amy +4 (Bob leaves)\n"
     assert night.read_text() == SEATED + f"\n@players Cy Amy\nCy: {CY}\nAmy: {AMY}\n"
-    # The seats in force now are Cy and Amy: two hands.
-    again = cli("add", night, CY, AMY)
+    # The seats in force now are Cy and Amy: two hands (another deal: Cy holds Amy's cards of deal 2).
+    again = cli("add", night, AMY, CY)
     assert again.exit_code == 0, again.output
 
 
@@ -71,7 +76,7 @@ def test_names_with_a_space_are_written_with_commas(tmp_path, monkeypatch):
     result = cli("add", "new.txt", "--players", "Ann Lee, Bob", AMY, BOB)
     assert result.exit_code == 0, result.output
     assert (tmp_path / "new.txt").read_text() == f"@players Ann Lee, Bob\n\nAnn Lee: {AMY}\nBob: {BOB}\n"
-    assert cli("add", "new.txt", AMY, BOB).exit_code == 0
+    assert cli("add", "new.txt", BOB, AMY).exit_code == 0
 
 
 @pytest.mark.parametrize(
@@ -132,7 +137,7 @@ def test_hands_without_names_need_seats(tmp_path, monkeypatch):
 
 
 def test_the_same_seats_again_write_nothing_and_say_so(night):
-    result = cli("add", night, "--players", "Amy Bob Cy", "--stake", "1", AMY, BOB, CY)
+    result = cli("add", night, "--players", "Amy Bob Cy", "--stake", "1", AMY, BOB, CY, "--again")
     assert result.exit_code == 0
     assert result.stderr == (
         "Warning: --players: the seats are Amy Bob Cy already; nothing written\n"
@@ -142,10 +147,11 @@ def test_the_same_seats_again_write_nothing_and_say_so(night):
 
 
 def test_stakes_from_add_are_lines_before_the_deal(night):
-    result = cli("add", night, "--stake", "20", "--pair-stake", "Bob:Amy=50", AMY, BOB, CY)
+    result = cli("add", night, "--stake", "20", "--pair-stake", "Bob:Amy=50", AMY, BOB, CY, "--again")
     assert result.exit_code == 0, result.output
     assert result.stdout == (
-        f"added deal 2 (line 9) to {night}: Amy +6, Bob 0, Cy -6 (stake 20 from here; Amy:Bob stake 50 from here)\n"
+        f"added deal 2 (line 9, 43bfbafd) to {night}: Amy +6, Bob 0, Cy -6; money Amy +180, Bob -60, Cy -120 "
+        "(stake 20 from here; Amy:Bob stake 50 from here)\n"
     )
     assert night.read_text() == SEATED + f"\n@stake 20\n@pair-stake Amy:Bob=50\nAmy: {AMY}\nBob: {BOB}\nCy: {CY}\n"
     # Deal 1 at 1; deal 2: Amy 2 x 50 + 4 x 20 = +180, Bob -100 + 40 = -60, Cy -120.
@@ -221,8 +227,9 @@ def test_the_lines_before_a_skipped_deal_are_noted_on_the_next(tmp_path, monkeyp
     result = CliRunner().invoke(main, ["session", "--skip-invalid", "s.txt"])
     assert result.exit_code == 0, result.output
     assert (
-        "   3    11  +4 (+6)      - (-2)       -4 (-4)      stake 20 from here;\n"
-        "            +80 (+90)    - (-10)      -80 (-80)    seats Amy Bob Cy from here\n"
+        "   3    11  31ed5576  +4 (+6)      - (-2)       -4 (-4)\n"
+        "                      +80 (+90)    - (-10)      -80 (-80)\n"
+        "                      stake 20 from here; seats Amy Bob Cy from here\n"
     ) in result.stdout  # deal 3 at 20: Amy +4
 
 
@@ -280,7 +287,7 @@ def test_undo_takes_the_seats_line_with_the_last_deal(night):
     result = cli("undo", night)
     assert result.exit_code == 0, result.output
     assert result.stdout.startswith(
-        f"removed deal 2 (line 8) from {night}, with the line before it (@stake, @pair-stake, @players"
+        f"removed deal 2 (line 8, f941ef16) from {night}, with the line before it (@stake, @pair-stake, @players"
     )
     assert "  - @players Amy Bob Cy Dan\n" in result.stdout
     assert night.read_text() == SEATED

@@ -82,8 +82,10 @@ def test_a_hand_is_checked_as_play_checks_it(served):
 
 
 def test_save_appends_as_add_does_and_the_file_reads_back(served, tmp_path):
-    status, saved = served.request("POST", "api/save", {"hands": DEAL, "expect": 1})
+    status, saved = served.request("POST", "api/save", {"hands": DEAL})
     assert (status, saved["saved"], saved["line"]) == (200, 1, 5)
+    printed = json.loads(cpscore("session", served.path, "--format", "json").stdout)
+    assert saved["digest"] == printed["deals"][0]["digest"] and re.fullmatch("[0-9a-f]{8}", saved["digest"])
     # The same deal added by cpscore add to a copy of the header makes the same file.
     copy = tmp_path / "copy.txt"
     copy.write_text("@rules ofc\n@stake 10\n@players Amy Bob Cy\n")
@@ -92,9 +94,12 @@ def test_save_appends_as_add_does_and_the_file_reads_back(served, tmp_path):
 
 
 def test_a_second_tap_on_save_does_not_save_the_deal_twice(served):
-    assert served.request("POST", "api/save", {"hands": DEAL, "expect": 1})[0] == 200
-    status, again = served.request("POST", "api/save", {"hands": DEAL, "expect": 1})
-    assert status == 400 and again["error"].startswith("deal 1 was saved meanwhile")
+    status, saved = served.request("POST", "api/save", {"hands": DEAL})
+    assert status == 200
+    status, again = served.request("POST", "api/save", {"hands": DEAL})  # no key: the hands say it
+    assert status == 409 and again["repeat"] == {"deal": 1, "digest": saved["digest"]}
+    assert again["field"] == "again"
+    assert again["error"].startswith(f"deal 1 ({saved['digest']}) of {served.path} has the same hands")
     assert deal_count(served.path) == 1
 
 
@@ -105,10 +110,10 @@ def test_concurrent_saves_from_several_phones_and_an_add_lose_nothing(served):
 
     def phone() -> None:
         for _ in range(each):
-            answers.append(served.request("POST", "api/save", {"hands": DEAL})[0])
+            answers.append(served.request("POST", "api/save", {"hands": DEAL, "again": True})[0])
 
     threads = [threading.Thread(target=phone) for _ in range(phones)]
-    adding = subprocess.Popen([sys.executable, "-m", "cpscore", "add", served.path, AMY, BOB, CY])
+    adding = subprocess.Popen([sys.executable, "-m", "cpscore", "add", "--again", served.path, AMY, BOB, CY])
     for thread in threads:
         thread.start()
     for thread in threads:
@@ -121,16 +126,27 @@ def test_concurrent_saves_from_several_phones_and_an_add_lose_nothing(served):
 
 
 def test_undo_removes_the_last_deal_and_only_the_one_expected(served):
-    for _ in range(2):
-        assert served.request("POST", "api/save", {"hands": DEAL})[0] == 200
-    status, wrong = served.request("POST", "api/undo", {"expect": 1})
+    digests = []
+    for again in (False, True):  # the same hands twice: the same digest, told apart by the number
+        status, saved = served.request("POST", "api/save", {"hands": DEAL, "again": again})
+        assert status == 200
+        digests.append(saved["digest"])
+    digest = digests[1]
+    assert digests[0] == digest
+    status, wrong = served.request("POST", "api/undo", {"expect": 1, "digest": digest})
     assert status == 400 and wrong["error"].startswith("the last deal is deal 2, not 1")
+    status, other = served.request("POST", "api/undo", {"expect": 2, "digest": "0badcafe"})
+    assert status == 400
+    assert other["error"].startswith(f"deal 2 of {served.path} is {digest}, not '0badcafe': the session changed")
+    status, unnamed = served.request("POST", "api/undo", {"expect": 2})
+    assert (status, unnamed["field"]) == (400, "digest")
     assert deal_count(served.path) == 2
-    status, undone = served.request("POST", "api/undo", {"expect": 2})
-    assert status == 200 and undone["removed"] == 2 and undone["report"][0].startswith("removed deal 2 (line 9)")
+    status, undone = served.request("POST", "api/undo", {"expect": 2, "digest": digest})
+    assert (status, undone["removed"], undone["digest"]) == (200, 2, digest)
+    assert undone["report"][0] == f"removed deal 2 (line 9, {digest}) from {served.path}:"
     assert deal_count(served.path) == 1
-    served.request("POST", "api/undo", {})
-    status, none = served.request("POST", "api/undo", {})
+    assert served.request("POST", "api/undo", {"digest": digest})[0] == 200
+    status, none = served.request("POST", "api/undo", {"digest": digest})
     assert status == 400 and "no deal" in none["error"]
 
 
@@ -152,7 +168,9 @@ def test_a_newcomer_at_the_table_is_seated_in_the_file(served, tmp_path):
     assert status == 200, saved
     assert (tmp_path / "night.txt").read_text().startswith("@rules ofc\n@stake 10\n@players Amy Bob Cy Dan\n\n")
     # A deal in the file: a newcomer's seats are a @players line before the deal.
-    status, saved = served.request("POST", "api/save", {"players": "Amy Bob Cy Eve", "hands": {**DEAL, "Eve": "-"}})
+    status, saved = served.request(
+        "POST", "api/save", {"players": "Amy Bob Cy Eve", "hands": {**DEAL, "Eve": "-"}, "again": True}
+    )
     assert status == 200, saved
     assert "\n\n@players Amy Bob Cy Eve\n" in (tmp_path / "night.txt").read_text()
     _, state = served.request("GET", "api/state")
@@ -169,7 +187,7 @@ def test_a_newcomer_at_the_table_is_seated_in_the_file(served, tmp_path):
         ({}, b"[1, 2]", 400, "a JSON object"),
         ({}, b'{"hands": ["Ks"]}', 400, "hands must map"),
         ({}, b'{"hands": {"Zed": "-"}}', 400, "Zed is not seated"),
-        ({}, b'{"hands": {}, "expect": "1"}', 400, "expect must be a deal number"),
+        ({}, b'{"hands": {}, "terms": 1}', 400, "terms must be text"),
         ({}, b"{" + b" " * 70000 + b"}", 413, "over the limit of 65536"),
     ],
 )
@@ -254,7 +272,7 @@ def test_a_killed_server_leaves_the_file_whole(tmp_path):
     def phone() -> None:
         while not stop.is_set():
             try:
-                status, _ = server.request("POST", "api/save", {"hands": DEAL})
+                status, _ = server.request("POST", "api/save", {"hands": DEAL, "again": True})
             except OSError:  # the server is gone
                 return
             if status == 200:
@@ -275,7 +293,7 @@ def test_a_killed_server_leaves_the_file_whole(tmp_path):
     assert len(saved) <= count <= len(saved) + len(threads)  # none acknowledged is lost
     # The next server (and the next add) carries on from it.
     again = Served(tmp_path / "night.txt")
-    assert again.request("POST", "api/save", {"hands": DEAL})[0] == 200
+    assert again.request("POST", "api/save", {"hands": DEAL, "again": True})[0] == 200
     again.stop()
     assert deal_count(tmp_path / "night.txt") == count + 1
 
@@ -436,7 +454,7 @@ def test_money_is_exact_in_every_request_thread(tmp_path):
     server = Served(tmp_path / "night.txt", "--players", "Amy Bob Cy", "--stake", "1234567." + stake[2:])
     try:
         for _ in range(3):  # a new thread each time
-            assert server.request("POST", "api/save", {"hands": DEAL})[0] == 200
+            assert server.request("POST", "api/save", {"hands": DEAL, "again": True})[0] == 200
         import urllib.request
 
         with urllib.request.urlopen(server.base + "api/state", timeout=30) as answer:
@@ -484,3 +502,110 @@ def test_a_session_file_gone_while_served_is_not_a_new_night(served):
     assert status == 409 and answer["error"].startswith("night.txt is gone (deleted or renamed while served)")
     status, answer = served.request("POST", "api/save", {"hands": DEAL})
     assert status == 409 and not os.path.exists(served.path)
+
+
+# Issue 18: a deal has an identity; no deal twice; what was shown is what is saved ----------
+
+
+def _read(path: str) -> bytes:
+    with open(path, "rb") as file:
+        return file.read()
+
+
+def test_a_save_retried_with_its_key_after_it_landed_is_answered_already_and_saves_nothing(served):
+    # The phone's first save landed, its answer was lost on the way: the retry carries the draft's key.
+    _, checked = served.request("POST", "api/check", {"hands": DEAL})
+    body = {"hands": DEAL, "key": "3f9a0c1e5b7d2468ace0bd13579f2468", "terms": checked["terms"]}
+    status, saved = served.request("POST", "api/save", body)
+    assert (status, saved["saved"]) == (200, 1)
+    before = _read(served.path)
+    status, retried = served.request("POST", "api/save", body)
+    assert status == 200
+    assert retried == {"saved": 1, "digest": saved["digest"], "already": True, "warnings": []}
+    assert _read(served.path) == before and deal_count(served.path) == 1
+    # Another draft (another key) with other hands is saved as the next deal.
+    other = {"hands": {"Amy": BOB, "Bob": AMY, "Cy": CY}, "key": "another-draft"}
+    assert served.request("POST", "api/save", other)[1]["saved"] == 2
+
+
+def test_a_retried_save_of_a_deal_dealt_twice_names_the_second_deal(served):
+    # Deals 1 and 2 have the same hands (really dealt twice), and so the same lines and digest.
+    assert served.request("POST", "api/save", {"hands": DEAL})[0] == 200
+    body = {"hands": DEAL, "key": "k-dealt-twice", "again": True}
+    status, saved = served.request("POST", "api/save", body)
+    assert (status, saved["saved"]) == (200, 2)
+    status, retried = served.request("POST", "api/save", body)
+    assert (status, retried) == (200, {"saved": 2, "digest": saved["digest"], "already": True, "warnings": []})
+    assert deal_count(served.path) == 2
+
+
+def test_a_save_at_terms_the_file_no_longer_has_shows_the_deal_anew_and_writes_nothing(served):
+    status, checked = served.request("POST", "api/check", {"hands": DEAL})
+    assert status == 200 and checked["deal"]["deal"] == 1 and checked["deal"]["stake"] == 10
+    assert re.fullmatch("[0-9a-f]{16}", checked["terms"])
+    # Another writer, meanwhile: a deal at a new stake.
+    cpscore("add", served.path, "--stake", "100", BOB, AMY, CY)
+    before = _read(served.path)
+    body = {"hands": DEAL, "key": "k-stale", "terms": checked["terms"]}
+    status, stale = served.request("POST", "api/save", body)
+    assert (status, stale["field"]) == (409, "deal")
+    assert stale["error"] == (
+        f"{served.path} changed since this deal was shown: it would now be deal 2, settled as shown again; "
+        "nothing was saved"
+    )
+    assert stale["deal"]["deal"] == 2 and stale["deal"]["stake"] == 100 and stale["terms"] != checked["terms"]
+    assert _read(served.path) == before and deal_count(served.path) == 1
+    # What the page now shows is what a check says now; saved at those terms, it lands.
+    _, now = served.request("POST", "api/check", {"hands": DEAL})
+    assert (now["deal"], now["terms"]) == (stale["deal"], stale["terms"])
+    status, saved = served.request("POST", "api/save", {**body, "terms": stale["terms"]})
+    assert (status, saved["saved"]) == (200, 2)
+    printed = json.loads(cpscore("session", served.path, "--format", "json").stdout)
+    assert printed["deals"][1]["digest"] == saved["digest"] == stale["deal"]["digest"]
+    assert printed["deals"][1]["stake"] == 100
+
+
+def test_a_repeat_is_refused_naming_the_earlier_deal_and_again_saves_it(served):
+    status, first = served.request("POST", "api/save", {"hands": DEAL, "key": "k-first"})
+    assert status == 200
+    repeat = {"deal": 1, "digest": first["digest"]}
+    _, checked = served.request("POST", "api/check", {"hands": DEAL})
+    assert (checked["repeat"], checked["field"], checked["deal"], checked["terms"]) == (repeat, "again", None, None)
+    before = _read(served.path)
+    status, refused = served.request("POST", "api/save", {"hands": DEAL, "key": "k-second"})
+    assert (status, refused["repeat"], refused["field"]) == (409, repeat, "again")
+    assert refused["error"] == (
+        f"deal 1 ({first['digest']}) of {served.path} has the same hands: this deal is in the file already; "
+        "if it really was dealt twice, add it again with --again"
+    )
+    assert _read(served.path) == before
+    # It really was dealt twice: shown (a check with again), and saved at what was shown.
+    _, twice = served.request("POST", "api/check", {"hands": DEAL, "again": True})
+    assert twice["repeat"] is None and twice["error"] is None and twice["deal"]["deal"] == 2
+    body = {"hands": DEAL, "key": "k-second", "again": True, "terms": twice["terms"]}
+    status, saved = served.request("POST", "api/save", body)
+    assert (status, saved["saved"], saved["digest"]) == (200, 2, first["digest"])
+    assert deal_count(served.path) == 2
+
+
+def test_a_stale_undo_from_another_phone_removes_nothing(served):
+    assert served.request("POST", "api/save", {"hands": DEAL})[0] == 200
+    assert served.request("POST", "api/save", {"hands": {"Amy": AMY, "Bob": BOB_FOULS, "Cy": CY}})[0] == 200
+    # Phones A and B both show deal 2 as the last deal.
+    _, state = served.request("GET", "api/state")
+    shown = state["session"]["deals"][-1]
+    assert shown["deal"] == 2
+    # Phone B undoes it and saves the corrected deal 2.
+    status, undone = served.request("POST", "api/undo", {"expect": 2, "digest": shown["digest"]})
+    assert (status, undone["removed"], undone["digest"]) == (200, 2, shown["digest"])
+    status, corrected = served.request("POST", "api/save", {"hands": {"Amy": AMY, "Bob": BOB, "Cy": BOB_FOULS}})
+    assert (status, corrected["saved"]) == (200, 2) and corrected["digest"] != shown["digest"]
+    before = _read(served.path)
+    # Phone A's armed Undo still names the deal 2 it showed: refused, and B's deal stays.
+    status, refused = served.request("POST", "api/undo", {"expect": 2, "digest": shown["digest"]})
+    assert status == 400
+    assert refused["error"].startswith(f"deal 2 of {served.path} is {corrected['digest']}, not '{shown['digest']}'")
+    assert "nothing is removed" in refused["error"]
+    assert _read(served.path) == before
+    _, state = served.request("GET", "api/state")
+    assert [deal["digest"] for deal in state["session"]["deals"]][-1] == corrected["digest"]

@@ -230,13 +230,16 @@ def test_session_table(night):
 Session {night}: rules ofc, stake 10 a unit
 Each deal: units on the first line, money on the second, so far in brackets.
 
-Deal  Line  Amy           Bob           Cy            Notes
-   1     5  +29 (+29)     -8 (-8)       -21 (-21)     Amy FL next (13)
-            +290 (+290)   -80 (-80)     -210 (-210)
-   2     9  +60 (+89)     -26 (-34)     -34 (-55)     Amy FL stays (13)
-            +600 (+890)   -260 (-340)   -340 (-550)
-   3    13  +55 (+144)    -53 (-87)     -2 (-57)      Amy FL leaves; Bob FOUL;
-            +550 (+1440)  -530 (-870)   -20 (-570)    Cy surrenders
+Deal  Line  Id        Amy           Bob           Cy
+   1     5  43bfbafd  +29 (+29)     -8 (-8)       -21 (-21)
+                      +290 (+290)   -80 (-80)     -210 (-210)
+                      Amy FL next (13)
+   2     9  3e50532f  +60 (+89)     -26 (-34)     -34 (-55)
+                      +600 (+890)   -260 (-340)   -340 (-550)
+                      Amy FL stays (13)
+   3    13  e5867b25  +55 (+144)    -53 (-87)     -2 (-57)
+                      +550 (+1440)  -530 (-870)   -20 (-570)
+                      Amy FL leaves; Bob FOUL; Cy surrenders
 
 Totals after 3 deals:
 
@@ -299,13 +302,27 @@ def test_session_json_lines_and_csv(night):
     lines = ok("session", "--format", "jsonl", str(night)).splitlines()
     assert len(lines) == 4
     assert [json.loads(line)["deal"] for line in lines[:3]] == [1, 2, 3]
+    # Each deal's identity (cpscore.session.deal_digest), after its line, as in the JSON.
+    assert [list(json.loads(line))[:3] for line in lines[:3]] == [["deal", "line", "digest"]] * 3
+    assert [json.loads(line)["digest"] for line in lines[:3]] == ["43bfbafd", "3e50532f", "e5867b25"]
     assert json.loads(lines[3])["transfers"][0] == {"from": "Bob", "to": "Amy", "amount": 870}
     csv = ok("session", "--format", "csv", str(night)).splitlines()
-    assert (
-        csv[0]
-        == "deal,line,player,units,amount,total units,total amount,foul,natural,surrendered,fantasyland,race points"
-    )
-    assert csv[1] == "1,5,Amy,29,290,29,290,no,,no,enters,"
+    assert csv[0].split(",") == [
+        "deal",
+        "line",
+        "digest",
+        "player",
+        "units",
+        "amount",
+        "total units",
+        "total amount",
+        "foul",
+        "natural",
+        "surrendered",
+        "fantasyland",
+        "race points",
+    ]
+    assert csv[1] == "1,5,43bfbafd,Amy,29,290,29,290,no,,no,enters,"
     assert len(csv) == 1 + 9
 
 
@@ -372,10 +389,10 @@ def test_header_errors_name_the_header(tmp_path):
 def test_add_builds_a_session_deal_by_deal(tmp_path):
     path = tmp_path / "night.txt"
     assert ok("add", str(path), "--rules", "ofc", f"Amy={AMY}", f"Bob={BOB}", f"Cy={CY}") == (
-        f"added deal 1 (line 3) to {path}: Amy +29, Bob -8, Cy -21 (Amy FL next (13))\n"
+        f"added deal 1 (line 3, 43bfbafd) to {path}: Amy +29, Bob -8, Cy -21 (Amy FL next (13))\n"
     )
     assert ok("add", str(path), input=f"Amy: {ANN}\nBob: {BEN}\nCy: {CAT}\n") == (
-        f"added deal 2 (line 7) to {path}: Amy +60, Bob -26, Cy -34 (Amy FL stays (13))\n"
+        f"added deal 2 (line 7, 3e50532f) to {path}: Amy +60, Bob -26, Cy -34 (Amy FL stays (13))\n"
     )
     ok(
         "add",
@@ -661,7 +678,7 @@ def test_a_stream_that_fails_midway_is_an_environment_error(tmp_path, monkeypatc
     from cpscore.commands import session as command
 
     stream = io.BufferedReader(Failing())
-    monkeypatch.setattr(command, "_stdin", lambda: stream)
+    monkeypatch.setattr(command, "stdin_stream", lambda: stream)
     result = CliRunner().invoke(main, ["session", "-"])
     assert (result.exit_code, result.stdout) == (1, "")
     assert result.stderr == "Error: cannot read stdin: Input/output error\n"
@@ -713,7 +730,7 @@ def test_json_lines_from_templates_equal_the_generic_writer(example, ascii_only,
 @given(plain_deals())
 def test_json_lines_from_templates_on_generated_deals(case):
     from cpscore.scoring import kernel, settlement_of
-    from cpscore.session import DealResult
+    from cpscore.session import DealResult, DealText, deal_digest
     from cpscore.session_views import compact_json, deal_data, deal_line
 
     rules, hands, playing, repeats, stake = case
@@ -723,6 +740,7 @@ def test_json_lines_from_templates_on_generated_deals(case):
     deal = build_deal(entries, rules, fantasyland=playing)
     settlement = settlement_of(deal, rules, stake, kernel(deal.seats, rules, stake, None, repeats))
     running = {p.name: (p.units, p.amount) for p in settlement.players}
+    digest = deal_digest(DealText(7, 12, entries))
     for points in (None, {name: 1 for name in hands}):
-        result = DealResult(7, 12, settlement, running, points)
+        result = DealResult(7, 12, settlement, running, points, digest=digest)
         assert deal_line(result) == compact_json(deal_data(result))

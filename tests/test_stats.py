@@ -425,7 +425,7 @@ def nights(draw):
     return rules, deals
 
 
-def _night(rules, deals):
+def night_for(rules, deals):
     """The deals through a ledger, counted as the stats command counts them;
     also (to compare) from each deal's records."""
     text = "\n\n".join("\n".join(f"{name}: {hand}" for name, hand in deal.items()) for deal in deals) + "\n"
@@ -443,7 +443,7 @@ def _night(rules, deals):
 @given(nights())
 def test_rows_and_scoops_balance_and_deals_are_counted(case):
     rules, deals = case
-    ledger, stats, from_records, units_by_deal = _night(rules, deals)
+    ledger, stats, from_records, units_by_deal = night_for(rules, deals)
     players = stats.players.values()
     assert sum(p.rows_won for p in players) == sum(p.rows_lost for p in players)
     assert sum(p.scoops_made for p in players) == sum(p.scoops_suffered for p in players)

@@ -1371,32 +1371,38 @@ SESSION = DEALS["three"] + "\n" + DEALS["three"]
     [
         pytest.param(
             "pusoy",
-            "Deal  Line  Ann          Ben          Cat          Notes\n"
-            "   1     1  +24 (+24)    -12 (-12)    -12 (-12)    Ann banks\n"
-            "   2     5  +12 (+36)    -11 (-23)    -1 (-13)     Ben banks\n",
+            # Both deals have the same hands, so the same identity (a digest of the deal's own lines);
+            # three players leave the notes no room beside the cells: they go under each deal.
+            "Deal  Line  Id        Ann          Ben          Cat\n"
+            "   1     1  42bb50a9  +24 (+24)    -12 (-12)    -12 (-12)\n"
+            "                      Ann banks\n"
+            "   2     5  42bb50a9  +12 (+36)    -11 (-23)    -1 (-13)\n"
+            "                      Ben banks\n",
             id="banker-rotation",
         ),
         pytest.param(
             "capsession.toml",
             # Money differs from units (the cap cuts it): each deal has the units on its first line,
-            # the money on its second; the notes wrap in their column to keep to 80 columns.
-            "Deal  Line  Ann          Ben          Cat          Notes\n"
-            "   1     1  +56 (+56)    -27 (-27)    -29 (-29)    Cat pays Ann 12, not 28\n"
-            "            +40 (+40)    -27 (-27)    -13 (-13)    (session cap 40: Ann at +40)\n"
-            "   2     5  +56 (+112)   -27 (-54)    -29 (-58)    Ben pays Ann 0, not 28\n"
-            "            0 (+40)      +1 (-26)     -1 (-14)     (session cap 40: Ann at +40);\n"
-            "                                                   Cat pays Ann 0, not 28\n"
-            "                                                   (session cap 40: Ann at +40)\n",
+            # the money on its second; the notes go under the deal and wrap between two notes to keep
+            # to 80 columns.
+            "Deal  Line  Id        Ann          Ben          Cat\n"
+            "   1     1  42bb50a9  +56 (+56)    -27 (-27)    -29 (-29)\n"
+            "                      +40 (+40)    -27 (-27)    -13 (-13)\n"
+            "                      Cat pays Ann 12, not 28 (session cap 40: Ann at +40)\n"
+            "   2     5  42bb50a9  +56 (+112)   -27 (-54)    -29 (-58)\n"
+            "                      0 (+40)      +1 (-26)     -1 (-14)\n"
+            "                      Ben pays Ann 0, not 28 (session cap 40: Ann at +40);\n"
+            "                      Cat pays Ann 0, not 28 (session cap 40: Ann at +40)\n",
             id="session-cap",
         ),
         pytest.param(
             "equalofc.toml",
-            # The notes wrap in their column, between two notes, to keep to 80 columns.
-            "Deal  Line  Ann          Ben          Cat          Notes\n"
-            "   1     1  +120 (+120)  -56 (-56)    -64 (-64)    Ann FL next (13);\n"
-            "                                                   Ann home run split +30 each\n"
-            "   2     5  +120 (+240)  -56 (-112)   -64 (-128)   Ann FL stays (13);\n"
-            "                                                   Ann home run split +30 each\n",
+            # The notes go under the deal (no room beside the cells), within 80 columns.
+            "Deal  Line  Id        Ann          Ben          Cat\n"
+            "   1     1  42bb50a9  +120 (+120)  -56 (-56)    -64 (-64)\n"
+            "                      Ann FL next (13); Ann home run split +30 each\n"
+            "   2     5  42bb50a9  +120 (+240)  -56 (-112)   -64 (-128)\n"
+            "                      Ann FL stays (13); Ann home run split +30 each\n",
             id="equal-split",
         ),
     ],
@@ -1409,7 +1415,9 @@ def test_session_lines_note_the_banker_splits_and_cuts(here, rules, expected):
 def test_session_notes_a_false_claim(here):
     (here / "night.txt").write_text(DEALS["false"], encoding="utf-8")
     out = ok("session", "--rules", "maubinh", "night.txt")
-    assert "   1     1  -12 (-12)    +7 (+7)      +5 (+5)      Amy false claim (pays 6)\n" in out
+    assert (
+        "   1     1  525b8ff5  -12 (-12)    +7 (+7)      +5 (+5)\n                      Amy false claim (pays 6)\n"
+    ) in out
 
 
 def test_session_explain_shows_the_cut(here):
@@ -1465,14 +1473,16 @@ def test_deal_line_templates_equal_the_generic_writer(here, rules, deal, stacks,
     from cpscore.deal import build_deal, entries_from_text
     from cpscore.rules import resolve_rules
     from cpscore.scoring import Standing, kernel, settlement_of
-    from cpscore.session import DealResult
+    from cpscore.session import DealResult, DealText, deal_digest
     from cpscore.session_views import compact_json, deal_data, deal_line
 
     chosen = resolve_rules(rules)
-    played = build_deal(entries_from_text(DEALS[deal], "deal"), chosen)
+    entries = entries_from_text(DEALS[deal], "deal")
+    played = build_deal(entries, chosen)
     standing = None if stacks is None else Standing(stacks=dict.fromkeys(played.owners(), stacks))
     settlement = settlement_of(played, chosen, stake, kernel(played.seats, chosen, stake, None, (), None, standing))
     running = {owner.name: (owner.units, owner.amount) for owner in settlement.owners}
+    digest = deal_digest(DealText(3, 9, list(entries)))
     for points in (None, dict.fromkeys(running, 1)):
-        result = DealResult(3, 9, settlement, running, points)
+        result = DealResult(3, 9, settlement, running, points, digest=digest)
         assert deal_line(result) == compact_json(deal_data(result))

@@ -16,7 +16,9 @@ commands share (options, callbacks, reading input, errors) is
 Library errors (:class:`cpscore.errors.CpscoreError`) become click errors
 in the commands: ``BadParameter`` for one bad option value,
 :class:`~cpscore.commands._options.InputError` for a problem across the
-inputs; both exit with code 2 and print one ``Error:`` line on stderr.
+inputs; both exit with code 2 and print one ``Error:`` line on stderr, of
+at most 300 characters (:data:`cpscore.errors.MAX_LINE`), as click's own
+usage errors do.
 :class:`cpscore.errors.EnvironmentFailure` and a failed write of the output
 exit with code 1; a closed pipe ends quietly with 141 (128 + SIGPIPE, as a
 shell tool killed by the signal).  No input makes a traceback: an unexpected
@@ -33,20 +35,35 @@ from typing import TYPE_CHECKING
 import click
 
 from cpscore import __version__
-from cpscore.commands._options import _NOTES, EnvironmentError_, _help_option, _silence_stdout, bounded
-from cpscore.errors import shown
+from cpscore.commands._options import NOTES, EnvironmentError_, help_option, silence_stdout
+from cpscore.errors import MAX_MESSAGE, bounded, shown
 
 if TYPE_CHECKING:
     from types import ModuleType
     from typing import Any
 
 
-def _show_error(error: click.ClickException) -> None:
-    """click's error output as one bounded line: a usage error points at the help."""
-    hint = ""
-    if isinstance(error, click.UsageError) and error.ctx is not None:
-        hint = f" (see '{error.ctx.command_path} -h')"
-    click.echo(f"Error: {bounded(error.format_message() + hint)}", err=True)
+def _show_error(error: click.ClickException, arguments: list[str]) -> None:
+    """click's error output as one line of at most
+    :data:`~cpscore.errors.MAX_LINE` characters: a usage error points at the
+    help, and a long argument that click repeats whole (an unknown option, a
+    bad value) is cut short."""
+    message, hint = error.format_message(), ""
+    if isinstance(error, click.UsageError):
+        message = _cut_arguments(message, arguments)
+        if error.ctx is not None:
+            hint = f" (see '{error.ctx.command_path} -h')"
+            hint = hint if len(hint) <= MAX_MESSAGE // 4 else ""
+    click.echo(f"Error: {bounded(message, MAX_MESSAGE - len(hint))}{hint}", err=True)
+
+
+def _cut_arguments(message: str, arguments: list[str]) -> str:
+    """``message`` with every long command-line word in it (an argument, or
+    either side of its ``=``) cut to its first 36 characters and '...'."""
+    words = {word for argument in arguments for word in (argument, *argument.split("=", 1)) if len(word) > 40}
+    for word in sorted(words, key=len, reverse=True):
+        message = message.replace(word, word[:36] + "...")
+    return message
 
 
 def _print_version(ctx: click.Context, param: click.Parameter, value: bool) -> None:
@@ -163,7 +180,7 @@ class _Commands(click.Group):
                 sys.stderr.write("Error: stdout is closed: cpscore has nowhere to write\n")
             sys.exit(1)
         _tolerant_streams()
-        _NOTES.clear()
+        NOTES.clear()
         if not standalone_mode:
             return super().main(arguments, prog_name, complete_var, False, **extra)
         if not arguments:  # bare `cpscore`: the help, as asked for
@@ -171,13 +188,13 @@ class _Commands(click.Group):
         try:
             code = super().main(arguments, prog_name, complete_var, False, **extra)
         except click.ClickException as error:
-            _show_error(error)
+            _show_error(error, arguments)
             sys.exit(error.exit_code)
         except click.exceptions.Abort:
             click.echo("Aborted!", err=True)
             sys.exit(1)
         code = code if isinstance(code, int) else 0
-        for note in _NOTES if code == 0 else ():
+        for note in NOTES if code == 0 else ():
             click.echo(note, err=True)
         sys.exit(code)
 
@@ -242,13 +259,13 @@ def _output_failure(error: OSError) -> click.exceptions.Exit | click.ClickExcept
     import errno
 
     if error.errno == errno.EPIPE:
-        _silence_stdout()
+        silence_stdout()
         return click.exceptions.Exit(141)
     import traceback
 
     writing = any(frame.name in ("echo", "write", "flush") for frame in traceback.extract_tb(error.__traceback__))
     if writing:
-        _silence_stdout()
+        silence_stdout()
         return EnvironmentError_(f"cannot write the output: {error.strerror or error}")
     place = f"{error.filename}: " if error.filename else ""
     return EnvironmentError_(f"cannot read the input: {place}{error.strerror or error}")
@@ -265,7 +282,7 @@ def _internal_error(error: Exception) -> click.ClickException:
 
 
 @click.group(cls=_Commands, package=__name__, add_help_option=False)
-@_help_option
+@help_option
 @click.option(
     "--version",
     "-V",

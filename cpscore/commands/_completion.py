@@ -3,7 +3,7 @@ line per shell sources the script; a TAB runs ``cpscore`` with
 ``_CPSCORE_COMPLETE=bash_complete`` and the words typed so far).
 
 Click completes the command names and options; the options' ``shell_complete``
-functions (:func:`cpscore.commands._options._completer`) call :func:`complete`
+functions (:func:`cpscore.commands._options.completer`) call :func:`complete`
 here, which offers
 
 * for ``--rules``: the presets, each with its summary, then the rule files

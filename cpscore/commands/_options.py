@@ -5,7 +5,9 @@ warnings printed once a command has succeeded.
 :class:`InputError` is a problem across the inputs (exit code 2, like
 click's ``BadParameter`` for one bad option value); :class:`EnvironmentError_`
 is the machine failing the command (exit code 1).  Every message is one line
-of at most :data:`MAX_MESSAGE` characters (:func:`bounded`).
+of at most :data:`~cpscore.errors.MAX_MESSAGE` characters
+(:func:`~cpscore.errors.bounded`), so that its ``Error:`` line is at most
+:data:`~cpscore.errors.MAX_LINE`; so is every warning's line.
 """
 
 from __future__ import annotations
@@ -16,21 +18,10 @@ from typing import TYPE_CHECKING
 
 import click
 
-from cpscore.errors import shown
+from cpscore.errors import MAX_LINE, bounded, shown
 
 if TYPE_CHECKING:
     from typing import BinaryIO
-
-#: The longest error line printed: longer messages lose their middle.
-MAX_MESSAGE = 400
-
-
-def bounded(message: str) -> str:
-    """One line of at most :data:`MAX_MESSAGE` characters."""
-    message = " ".join(message.splitlines())
-    if len(message) <= MAX_MESSAGE:
-        return message
-    return message[: MAX_MESSAGE - 80] + " ... " + message[-75:]
 
 
 class InputError(click.ClickException):
@@ -51,16 +42,16 @@ class EnvironmentError_(click.ClickException):
         super().__init__(bounded(message))
 
 
-_NOTES: list[str] = []  # warnings and skips, printed when the command succeeds
+NOTES: list[str] = []  # warnings and skips, printed when the command succeeds
 
 
-def _warn(message: str, prefix: str = "Warning: ") -> None:
+def warn_later(message: str, prefix: str = "Warning: ") -> None:
     """A warning on stderr, printed once the command has succeeded: a command
     that fails prints its one error line and nothing else."""
-    _NOTES.append(prefix + bounded(message))
+    NOTES.append(prefix + bounded(message, MAX_LINE - len(prefix)))
 
 
-def _completer(kind: str):
+def completer(kind: str):
     """A ``shell_complete`` function for a parameter: the completions of
     ``kind`` (see :mod:`cpscore.commands._completion`, imported only when the
     shell asks for them, on a TAB)."""
@@ -73,7 +64,7 @@ def _completer(kind: str):
     return complete
 
 
-def _spade_bonus_option(function):
+def spade_bonus_option(function):
     return click.option(
         "--spade-bonus",
         is_flag=True,
@@ -81,7 +72,7 @@ def _spade_bonus_option(function):
     )(function)
 
 
-def _stake_options(stake_help: str, pair_help: str):
+def stake_options(stake_help: str, pair_help: str):
     """--stake and --pair-stake, with this command's help."""
 
     def apply(function):
@@ -91,7 +82,7 @@ def _stake_options(stake_help: str, pair_help: str):
             multiple=True,
             callback=_load_pair_stakes,
             metavar="A:B=AMOUNT",
-            shell_complete=_completer("pairs"),
+            shell_complete=completer("pairs"),
             help=pair_help,
         )(function)
         return click.option("--stake", callback=_load_stake, metavar="AMOUNT", help=stake_help)(function)
@@ -99,36 +90,36 @@ def _stake_options(stake_help: str, pair_help: str):
     return apply
 
 
-def _new_file_rules_option(help: str = "Rules for a new session file (written as its @rules header)."):
+def new_file_rules_option(help: str = "Rules for a new session file (written as its @rules header)."):
     """--rules as the commands that start a session file take it (add, play,
     serve): the text as given, loaded by the command, written as @rules."""
     return click.option(
-        "--rules", "rules_text", default=None, metavar="NAME|FILE", shell_complete=_completer("rules"), help=help
+        "--rules", "rules_text", default=None, metavar="NAME|FILE", shell_complete=completer("rules"), help=help
     )
 
 
-def _rules_option(function):
-    function = _spade_bonus_option(function)
+def rules_option(function):
+    function = spade_bonus_option(function)
     return click.option(
         "--rules",
         "rules",
         default="2-4",
         show_default=True,
         metavar="NAME|FILE",
-        callback=_load_rules,
-        shell_complete=_completer("rules"),
+        callback=load_rules,
+        shell_complete=completer("rules"),
         help="Rule set: a preset (2-4, 1-6, ofc, taiwanese, shisanshui, maubinh, ...; "
         "'cpscore rules' lists them) or a rule file (.toml).",
     )(function)
 
 
-def _format_option(formats: tuple[str, ...]):
+def format_option(formats: tuple[str, ...]):
     return click.option(
         "--format", "fmt", type=click.Choice(formats), default="table", show_default=True, help="Output format."
     )
 
 
-def _explain_option(function):
+def explain_option(function):
     """``--explain`` (every pair) and ``--explain-pair A:B`` (one pair), as one
     value: None (no explanation), ``"*"`` or the two players.  (An option whose
     value is optional would take the file after it as the pair.)"""
@@ -137,7 +128,7 @@ def _explain_option(function):
         "explain_pair",
         metavar="A:B",
         callback=_load_explain,
-        shell_complete=_completer("pairs"),
+        shell_complete=completer("pairs"),
         help="Explain only the pair of A and B.",
     )(function)
     return click.option(
@@ -145,7 +136,7 @@ def _explain_option(function):
     )(function)
 
 
-def _explained(explain: bool, pair):
+def explain_choice(explain: bool, pair):
     """None (no explanation), ``"*"`` (every pair) or the pair's two players."""
     return pair if pair is not None else "*" if explain else None
 
@@ -161,25 +152,25 @@ def _load_explain(ctx: click.Context, param: click.Parameter, value: str | None)
     return frozenset((a, b))
 
 
-def _check_explain(explain, fmt: str) -> None:
+def check_explain(explain, fmt: str) -> None:
     if explain and fmt != "table":
         raise click.BadParameter(
             "--explain goes with the table format; the JSON already carries the same facts", param_hint="'--explain'"
         )
 
 
-def _style_option(function):
+def style_option(function):
     return click.option(
         "--style",
         default="simple",
         show_default=True,
         metavar="STYLE",
-        shell_complete=_completer("styles"),
+        shell_complete=completer("styles"),
         help="Table style, any tabulate format: simple, grid, github, rounded_outline, plain, ...",
     )(function)
 
 
-def _load_rules(ctx: click.Context, param: click.Parameter | None, value: str):
+def load_rules(ctx: click.Context, param: click.Parameter | None, value: str):
     """A preset name (a bad one is a bad option value) or a rule file (whose
     errors name the file and the setting, on one line).  Not while the shell
     completes (click's resilient parse): a TAB needs no rules, and reading a
@@ -199,17 +190,38 @@ def _load_rules(ctx: click.Context, param: click.Parameter | None, value: str):
         raise click.BadParameter(str(error), ctx, param) from None
 
 
-def _apply_flags(rules, spade_bonus: bool):
+def apply_flags(rules, spade_bonus: bool):
     from cpscore.rules import with_spade_bonus
 
     _spade_bonus_has_effect(rules, spade_bonus)
     return with_spade_bonus(rules) if spade_bonus else rules
 
 
-def _player_option(name: str, help: str):
+class Digest(click.ParamType):
+    """A deal's identity as ``add`` and ``session`` show it: 8 hex digits."""
+
+    name = "digest"
+
+    def convert(self, value, param, ctx):
+        text = value.strip().lower() if isinstance(value, str) else ""
+        if len(text) != 8 or any(char not in "0123456789abcdef" for char in text):
+            self.fail(f"{shown(value)} is not a deal's digest: 8 hex digits, as 'cpscore session' shows", param, ctx)
+        return text
+
+
+def expect_option(function):
+    return click.option(
+        "--expect",
+        type=Digest(),
+        metavar="DIGEST",
+        help="Change the deal only if it is this one: its digest, as 'cpscore session' shows it.",
+    )(function)
+
+
+def player_option(name: str, help: str):
     """An option naming a hand, given once a hand; the shell completes the
     hands of the files on the command line, except for a new player's."""
-    complete = None if name == "new-player" else _completer("hands")
+    complete = None if name == "new-player" else completer("hands")
     return click.option(f"--{name}", multiple=True, metavar="NAME", shell_complete=complete, help=help)
 
 
@@ -225,7 +237,7 @@ def _parse_amount(text: str, what: str):
     return amount
 
 
-def _buy_in_option(help: str):
+def buy_in_option(help: str):
     return click.option("--buy-in", "buy_in", callback=_load_buy_in, metavar="AMOUNT", help=help)
 
 
@@ -245,7 +257,7 @@ def _load_buy_in(ctx: click.Context, param: click.Parameter, value: str | None):
     return amount
 
 
-def _check_buy_in(rules, buy_in, what: str = "--buy-in") -> None:
+def check_buy_in(rules, buy_in, what: str = "--buy-in") -> None:
     """A buy-in has an effect only under table stakes (docs/rules.md 12)."""
     if buy_in is not None and not rules.table_stakes:
         raise InputError(
@@ -253,11 +265,11 @@ def _check_buy_in(rules, buy_in, what: str = "--buy-in") -> None:
         )
 
 
-def _banker_option(function):
+def banker_option(function):
     return click.option(
         "--banker",
         metavar="NAME",
-        shell_complete=_completer("players"),
+        shell_complete=completer("players"),
         help="The banker, under banker pairing (default: the first player listed).",
     )(function)
 
@@ -306,7 +318,7 @@ def _pair_stake(value: str, stakes, places):
     return key, _parse_amount(amount, f"stake for {a[:40]}:{b[:40]}")
 
 
-def _check_pair_players(places, players) -> None:
+def check_pair_stakes(places, players) -> None:
     """Every pair stake names two players who play (the library's check)."""
     from cpscore.deal import check_pair_players
 
@@ -320,24 +332,29 @@ def _spade_bonus_has_effect(rules, spade_bonus: bool) -> None:
         )
 
 
-def _colour(fmt: str) -> bool:
+def use_colour(fmt: str) -> bool:
     """Colour only for a table on a terminal, and never when NO_COLOR is set."""
     return fmt == "table" and not os.environ.get("NO_COLOR") and sys.stdout.isatty()
 
 
-def _check_style(style: str, fmt: str = "table") -> None:
+def check_style(style: str, fmt: str = "table") -> None:
     """A table style tabulate knows; given with another format it has no effect: a warning."""
     if fmt != "table":
         ctx = click.get_current_context(silent=True)
         if ctx is not None and ctx.get_parameter_source("style") == click.core.ParameterSource.COMMANDLINE:
-            _warn(f"--style has no effect with --format {fmt}")
+            warn_later(f"--style has no effect with --format {fmt}")
         return
+    from cpscore.errors import nearest
     from cpscore.formatting import table_styles
 
     styles = table_styles()
-    if style not in styles:
+    if style not in styles:  # the styles themselves would not fit on the error's line
+        close = nearest(style, styles)
+        mean = f" (did you mean {shown(close)}?)" if close is not None else ""
         raise click.BadParameter(
-            f"{shown(style)} is not a table style: choose one of {', '.join(styles)}", param_hint="'--style'"
+            f"{shown(style)} is not a table style{mean}: choose one of tabulate's {len(styles)} formats, such as "
+            "simple, grid, github, rounded_outline, plain",
+            param_hint="'--style'",
         )
 
 
@@ -362,29 +379,29 @@ def _decode(data: bytes, source: str) -> str:
         raise InputError(str(error)) from None
 
 
-def _stdin():
+def stdin_stream():
     """Standard input as a binary stream."""
     if sys.stdin is None:
         raise EnvironmentError_("stdin is closed: give the input as a file, or open stdin (< file)")
     return getattr(sys.stdin, "buffer", sys.stdin)
 
 
-def _read_stdin() -> str:
+def read_stdin() -> str:
     """Standard input as text: UTF-8, a byte-order mark dropped."""
-    return _decode(_read_bytes(_stdin(), "stdin"), "stdin")
+    return _decode(_read_bytes(stdin_stream(), "stdin"), "stdin")
 
 
-def _read_source(source: str, used_stdin: list[bool]) -> str:
+def read_source(source: str, used_stdin: list[bool]) -> str:
     """The text of a deal file, or of stdin for ``-``."""
     if source == "-":
         if used_stdin:
             raise InputError("'-' (stdin) is given twice")
         used_stdin.append(True)
-        return _read_stdin()
-    return _read_file(source, "deal file", "a hand on the command line is NAME=HAND")
+        return read_stdin()
+    return read_file(source, "deal file", "a hand on the command line is NAME=HAND")
 
 
-def _read_file(path: str, what: str, hint: str = "") -> str:
+def read_file(path: str, what: str, hint: str = "") -> str:
     """A file's text (UTF-8, a BOM dropped); errors name the file and say why."""
     try:
         with open(path, "rb") as file:
@@ -407,7 +424,7 @@ def _show_help(ctx: click.Context, param: click.Parameter, value: bool) -> None:
         ctx.exit()
 
 
-def _help_option(function):
+def help_option(function):
     return click.option(
         "-h",
         "--help",
@@ -419,7 +436,7 @@ def _help_option(function):
     )(function)
 
 
-def _silence_stdout() -> None:
+def silence_stdout() -> None:
     """Point stdout at /dev/null, so that the final flush at exit cannot fail again."""
     try:
         devnull = os.open(os.devnull, os.O_WRONLY)

@@ -7,15 +7,15 @@ import click
 from cpscore.commands._options import (
     EnvironmentError_,
     InputError,
-    _completer,
-    _help_option,
-    _load_rules,
-    _new_file_rules_option,
-    _player_option,
-    _read_stdin,
-    _silence_stdout,
-    _stake_options,
-    _warn,
+    completer,
+    help_option,
+    load_rules,
+    new_file_rules_option,
+    player_option,
+    read_stdin,
+    silence_stdout,
+    stake_options,
+    warn_later,
 )
 
 #: Where ``cpscore --help`` lists the command (see :mod:`cpscore.commands`).
@@ -23,35 +23,44 @@ ORDER = 40
 
 
 @click.command(name="add", add_help_option=False)
-@_help_option
-@click.argument("target", metavar="FILE", shell_complete=_completer("files"))
+@help_option
+@click.argument("target", metavar="FILE", shell_complete=completer("files"))
 @click.argument("hands", nargs=-1, metavar="[NAME=HAND|HAND]...")
-@_new_file_rules_option()
-@_player_option("surrender", "This player surrenders (repeatable).")
-@_player_option("waive", "This player waives a natural and plays the rows (repeatable).")
-@_player_option(
+@new_file_rules_option()
+@player_option("surrender", "This player surrenders (repeatable).")
+@player_option("waive", "This player waives a natural and plays the rows (repeatable).")
+@player_option(
     "new-player", "Allow a player the session has not seen yet (repeatable); under seats, they take the next seat."
 )
 @click.option(
     "--players",
     multiple=True,
     metavar="NAMES",
-    shell_complete=_completer("players"),
+    shell_complete=completer("players"),
     help="The seats, in order, from this deal on (written as a @players line): names separated by spaces, "
     "or by commas for a name with a space.",
 )
-@_stake_options(
+@stake_options(
     "The stake from this deal on (written as the @stake header, or a @stake line before the deal).",
     "One pair's stake from this deal on (repeatable; written as a @pair-stake line).",
 )
-def add(target, hands, rules_text, surrender, waive, new_player, players, stake, pair_stakes) -> None:
+@click.option(
+    "--again",
+    is_flag=True,
+    help="Add the deal even if an earlier deal of the session has the same hands (it really was dealt twice).",
+)
+def add(target, hands, rules_text, surrender, waive, new_player, players, stake, pair_stakes, again) -> None:
     """Check a deal and append it to a session file.
 
     The deal is NAME=HAND arguments, or deal-file lines on stdin; when the
     session names its seats (@players, or --players), the hands alone, in
     seat order, '-' for a seat that sits out.  It is checked against the
     file's rules, seats and players (a new name is refused unless
-    --new-player names it); on any error the file is left untouched.
+    --new-player names it), and a deal whose hands are those of an earlier
+    deal is refused, naming it, unless --again says it was dealt twice; on
+    any error the file is left untouched.  The deal is settled as 'cpscore
+    session' will settle it (its stake, the bank, caps, Fantasyland), and
+    printed with its identity, the digest 'session' shows.
     The append is locked (concurrent adds wait their turn) and atomic: the
     new contents go to a temporary file beside the file, which is renamed
     over it, so an interrupted write never loses a deal.  A symlink keeps
@@ -60,15 +69,14 @@ def add(target, hands, rules_text, surrender, waive, new_player, players, stake,
         cpscore add night.txt "Amy=Ks Kd 4c / ..." "Bob=..." "Cy=..."
         cpscore add night.txt --players "Amy Bob Cy" "Ks Kd 4c / ..." - "..."
     """
-    from cpscore.amounts import signed
     from cpscore.errors import CpscoreError, EnvironmentFailure
+    from cpscore.night import Append
     from cpscore.safefile import rewrite
-    from cpscore.session import Append
 
     try:
-        entries, seated = _add_entries(hands)
+        entries, seated = add_entries(hands)
         try:
-            chosen = _load_rules(click.get_current_context(), None, rules_text) if rules_text else None
+            chosen = load_rules(click.get_current_context(), None, rules_text) if rules_text else None
         except click.BadParameter as error:
             error.param_hint = "'--rules'"
             raise
@@ -84,6 +92,7 @@ def add(target, hands, rules_text, surrender, waive, new_player, players, stake,
             players=players,
             stake=stake,
             pair_stakes=pair_stakes,
+            again=again,
         )
         rewrite(target, append)
     except CpscoreError as error:
@@ -91,29 +100,22 @@ def add(target, hands, rules_text, surrender, waive, new_player, players, stake,
     except EnvironmentFailure as error:
         raise EnvironmentError_(str(error)) from None
     for warning in append.warnings:
-        _warn(warning)
-    assert append.settlement is not None  # the append was made
-    summary = ", ".join(f"{owner.name} {signed(owner.units)}" for owner in append.settlement.owners)
-    report = f"added deal {append.number} (line {append.line}) to {target}: {summary}"
-    from cpscore.session import DealResult
-    from cpscore.session_views import deal_notes
+        warn_later(warning)
+    assert append.result is not None  # the append was made
+    from cpscore.session_views import deal_summary
 
-    # What else happened, as the session table notes it: fouls, naturals, a surrender,
-    # Fantasyland next, the banker, cuts.
-    notes = deal_notes(DealResult(append.number, append.line, append.settlement, {}, None, append.changes))
-    if notes:
-        report += f" ({notes})"
+    report = f"added {deal_summary(append.result, target, 'to', append.money)}"
     try:
         click.echo(report)
     except OSError as error:  # the deal is in the file: say so, so that nobody adds it again
-        _silence_stdout()
+        silence_stdout()
         raise EnvironmentError_(f"{report}; but this line could not be printed: {error.strerror}") from None
 
 
 command = add
 
 
-def _add_entries(hands):
+def add_entries(hands):
     """The deal as (entries, None) when every hand is named (``NAME=HAND``, or
     ``NAME: HAND`` lines on stdin), or ([], hands) for hands in seat order."""
     from cpscore.deal import entries_from_text, entry_from_argument
@@ -128,7 +130,7 @@ def _add_entries(hands):
         return [], list(hands)
     from cpscore.textio import split_lines
 
-    text = _read_stdin()
+    text = read_stdin()
     lines = [(number, line.split("#", 1)[0].strip()) for number, line in enumerate(split_lines(text, "stdin"), 1)]
     lines = [(number, line) for number, line in lines if line]
     named = [":" in line for _, line in lines]

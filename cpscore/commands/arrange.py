@@ -8,31 +8,66 @@ import click
 
 from cpscore.commands._options import (
     InputError,
-    _apply_flags,
-    _colour,
-    _completer,
-    _format_option,
-    _help_option,
-    _read_source,
-    _rules_option,
+    apply_flags,
+    completer,
+    format_option,
+    help_option,
+    read_source,
+    rules_option,
+    use_colour,
 )
+from cpscore.errors import shown
 
 #: Where ``cpscore --help`` lists the command (see :mod:`cpscore.commands`).
 ORDER = 50
 
+#: The most settings ``--top`` shows: the 20 best by the estimate, which are
+#: the ones ``--simulate`` ranks again (:func:`cpscore.arrange.arrangement`).
+MAX_TOP = 20
+
+#: The most rounds ``--simulate`` plays.  A round settles the 20 settings
+#: against one drawn opponent, so a hand takes at most 10,000 deals: about a
+#: second under the slowest preset, 3 s with broken_royalties (docs/limits.md).
+MAX_ROUNDS = 500
+
+
+def _from_1_to(most: int, why: str):
+    """The callback of an option that takes a whole number from 1 to ``most``:
+    another is a bad option value that says ``why``."""
+
+    def check(ctx: click.Context, param: click.Parameter, value: int | None) -> int | None:
+        if value is not None and not 1 <= value <= most:
+            raise click.BadParameter(f"{shown(value)} is not a number from 1 to {most}: {why}")
+        return value
+
+    return check
+
 
 @click.command(name="arrange", add_help_option=False)
-@_help_option
-@click.argument("cards", nargs=-1, metavar="CARDS | FILE | -", shell_complete=_completer("files"))
-@_rules_option
-@click.option("--top", type=click.IntRange(min=1), default=3, show_default=True, help="How many settings to show.")
+@help_option
+@click.argument("cards", nargs=-1, metavar="CARDS | FILE | -", shell_complete=completer("files"))
+@rules_option
+@click.option(
+    "--top",
+    type=int,
+    default=3,
+    show_default=True,
+    metavar="N",
+    callback=_from_1_to(MAX_TOP, f"the arranger shows at most the {MAX_TOP} best, the ones --simulate ranks again"),
+    help=f"How many settings to show, 1 to {MAX_TOP}: the {MAX_TOP} best by the estimate, the ones --simulate ranks"
+    " again.",
+)
 @click.option(
     "--simulate",
     "rounds",
-    type=click.IntRange(min=1),
+    type=int,
     default=None,
     metavar="N",
-    help="Rank the 20 best by the estimate again by N simulated opponents each.",
+    callback=_from_1_to(
+        MAX_ROUNDS, f"{MAX_ROUNDS} rounds settle {MAX_TOP * MAX_ROUNDS:,} deals, a few seconds at most"
+    ),
+    help=f"Rank the {MAX_TOP} best by the estimate again by N simulated opponents each, N from 1 to {MAX_ROUNDS}"
+    f" ({MAX_ROUNDS} rounds settle {MAX_TOP * MAX_ROUNDS:,} deals a hand: a few seconds at most).",
 )
 @click.option(
     "--banker/--player",
@@ -41,7 +76,7 @@ ORDER = 50
     help="Under banker pairing, whether the hand is the banker's: needed where it changes what a setting"
     " is worth (banker_wins_ties, or a home run against one opponent).",
 )
-@_format_option(("table", "json"))
+@format_option(("table", "json"))
 def arrange(cards, rules, spade_bonus, top, rounds, banker, fmt) -> None:
     """Set 13 cards: the best legal settings under the rules, best first.
 
@@ -65,7 +100,7 @@ def arrange(cards, rules, spade_bonus, top, rounds, banker, fmt) -> None:
     from cpscore.cards import parse_cards
     from cpscore.errors import CpscoreError
 
-    rules = _apply_flags(rules, spade_bonus)
+    rules = apply_flags(rules, spade_bonus)
     try:
         check_rules(rules, banker)  # before any hand: every hand would meet it
     except CpscoreError as error:
@@ -79,7 +114,7 @@ def arrange(cards, rules, spade_bonus, top, rounds, banker, fmt) -> None:
         source = "stdin" if cards[0] == "-" else cards[0]
         from cpscore.textio import split_lines
 
-        content = _read_source(cards[0], [])
+        content = read_source(cards[0], [])
         try:
             numbered = list(enumerate(split_lines(content, source), start=1))
         except CpscoreError as error:
@@ -125,7 +160,7 @@ def arrange(cards, rules, spade_bonus, top, rounds, banker, fmt) -> None:
     if fmt == "json":
         click.echo(formatting.render_json([arrange_views.arrangement_data(result) for result in results]), nl=False)
     else:
-        texts = [arrange_views.render_arrangement(result, rules, colour=_colour(fmt)) for result in results]
+        texts = [arrange_views.render_arrangement(result, rules, colour=use_colour(fmt)) for result in results]
         click.echo("\n".join(texts), nl=False)
 
 

@@ -6,14 +6,14 @@ import click
 
 from cpscore.commands._options import (
     InputError,
-    _apply_flags,
-    _check_style,
-    _colour,
-    _format_option,
-    _help_option,
-    _read_stdin,
-    _rules_option,
-    _style_option,
+    apply_flags,
+    check_style,
+    format_option,
+    help_option,
+    read_stdin,
+    rules_option,
+    style_option,
+    use_colour,
 )
 
 #: Where ``cpscore --help`` lists the command (see :mod:`cpscore.commands`).
@@ -21,12 +21,12 @@ ORDER = 20
 
 
 @click.command(name="check", add_help_option=False)
-@_help_option
+@help_option
 @click.argument("hand", nargs=-1, required=True, metavar="HAND")
-@_rules_option
+@rules_option
 @click.option("--fantasyland", "playing", is_flag=True, help="The hand was played in Fantasyland: does it stay?")
-@_format_option(("table", "json"))
-@_style_option
+@format_option(("table", "json"))
+@style_option
 def check(hand, rules, spade_bonus, playing, fmt, style) -> None:
     """Check one hand: each row's category, foul or legal, royalties, the
     natural it makes, Fantasyland.
@@ -41,15 +41,15 @@ def check(hand, rules, spade_bonus, playing, fmt, style) -> None:
     from cpscore.errors import CpscoreError
     from cpscore.scoring import check_hand
 
-    rules = _apply_flags(rules, spade_bonus)
+    rules = apply_flags(rules, spade_bonus)
     if playing and rules.fantasyland == "none":
         raise click.BadParameter(
             f"has no effect: the {rules.id} rules have no Fantasyland", param_hint="'--fantasyland'"
         )
     text = " ".join(hand)
     if text.strip() == "-":
-        text = _read_stdin()
-    _check_style(style, fmt)
+        text = read_stdin()
+    check_style(style, fmt)
     try:
         report = check_hand(parse_hand_or_cards(text), rules, playing)
     except CpscoreError as error:
@@ -59,7 +59,7 @@ def check(hand, rules, spade_bonus, playing, fmt, style) -> None:
     if fmt == "json":
         click.echo(formatting.render_json(formatting.check_data(report, rules)), nl=False)
     else:
-        click.echo(formatting.render_check(report, rules, style, colour=_colour(fmt)), nl=False)
+        click.echo(formatting.render_check(report, rules, style, colour=use_colour(fmt)), nl=False)
 
 
 command = check

@@ -19,13 +19,13 @@ import click
 from cpscore.commands._options import (
     EnvironmentError_,
     InputError,
-    _check_style,
-    _colour,
-    _completer,
-    _help_option,
-    _load_rules,
-    _new_file_rules_option,
-    _style_option,
+    check_style,
+    completer,
+    help_option,
+    load_rules,
+    new_file_rules_option,
+    style_option,
+    use_colour,
 )
 
 if TYPE_CHECKING:
@@ -33,7 +33,6 @@ if TYPE_CHECKING:
     from types import ModuleType
 
     from cpscore.play import Round, Table
-    from cpscore.session import Header, Ledger
 
 #: Where ``cpscore --help`` lists the command (see :mod:`cpscore.commands`).
 ORDER = 45
@@ -129,23 +128,12 @@ class _Play:
         self.chosen = chosen  # --rules, for a new file (None once the file has its header)
         self.rules_text = rules_text
         self.style = style
-        self.colour = _colour("table")
+        self.colour = use_colour("table")
         self.seats: list[str] = []
         self.named = False  # the session's seats are written in it (@players)
         self.added = 0
         self.entering = False  # a hand of the current deal is typed
         self.saved = False  # the current deal is in the file
-
-    def _start(self, header: Header) -> tuple[Ledger, bool]:
-        """The ledger for the file's header, made as ``cpscore session`` makes
-        it, and whether money differs from units."""
-        from cpscore.commands.session import _session_settings
-        from cpscore.session import Ledger, header_seats
-
-        rules, stake, pairs, _, buy_in = _session_settings(self.target, header, self.chosen, None, (), False)
-        ledger = Ledger(rules, 1 if stake is None else stake, pairs, None, buy_in, seats=header_seats(header))
-        cuts = rules.cap is not None or bool(rules.table_stakes)
-        return ledger, stake is not None or bool(pairs) or cuts
 
     def table(self) -> Table:
         """The session as it is now, read under its lock."""
@@ -166,7 +154,7 @@ class _Play:
         from cpscore.play import read_table
 
         try:
-            return read_table(self.target, data, self._start)
+            return read_table(self.target, data, self.chosen)
         except CpscoreError as error:
             raise InputError(str(error)) from None
 
@@ -252,59 +240,74 @@ class _Play:
             self.entering = True
 
     def _settle(self, deal: Round, table: Table) -> bool:
-        """Show the deal's settlement; save it when asked; print the standings.
-        ``table``: the session when the deal began."""
-        from cpscore import formatting, session_views
+        """Show the deal's settlement; save it when asked, at the terms shown;
+        print the standings.  ``table``: the session when the deal began."""
+        from cpscore import session_views
         from cpscore.errors import CpscoreError, EnvironmentFailure
-        from cpscore.play import preview
+        from cpscore.night import Append, Changed, Repeat, terms
         from cpscore.safefile import rewrite
-        from cpscore.session import Append, stored_rules_path
+        from cpscore.session import seats_text
 
         try:
             table = self.table()  # read again: another add may have landed meanwhile
         except click.ClickException:
             pass  # the file changed for the worse (read-only): the save says so, and can be tried again
-        header = [f"@rules {stored_rules_path(self.target, self.rules_text)}"] if self.rules_text else []
-        entries = deal.entries()
-        newcomers = deal.newcomers(table.ledger.players())  # before the preview takes the deal in
-        from cpscore.session import seats_text
-
         # The seats are written before the deal when they changed (a newcomer, --players).
         seats = tuple(self.seats) if self.named and tuple(self.seats) != table.ledger.seats else ()
-        changes = [("players", seats_text(seats), "--players")] if seats else []
-        try:
-            result = preview(table, entries, header, changes)
-        except CpscoreError as error:
-            click.echo(f"Error: {error}")
-            click.echo("The deal starts again.")
-            return True
-        settlement = result.settlement
-        pair_stakes = bool(table.ledger.pair_stakes)
-        click.echo()
-        click.echo(formatting.render_table(settlement, self.style, self.colour, table.money, pair_stakes), nl=False)
-        click.echo()
-        append = Append(
-            self.target,
-            entries,
-            self.chosen,
-            self.rules_text,
-            new_player=newcomers,
-            players=[seats_text(seats)] if seats else [],
-        )
+        again = False
+
+        def append(expect: str | None = None) -> Append:
+            return Append(
+                self.target,
+                deal.entries(),
+                self.chosen,
+                self.rules_text,
+                new_player=deal.newcomers(table.ledger.players()),
+                players=[seats_text(seats)] if seats else [],
+                again=again,
+                expect=expect,
+            )
+
+        while True:  # the deal as it would be saved now: the preview is the append, not written
+            shown = append()
+            try:
+                shown(table.data)
+            except Repeat as repeat:
+                click.echo(f"Warning: deal {repeat.number} ({repeat.digest}) had these same hands.")
+                if again or not _yes("Was this deal really dealt twice?", False):
+                    click.echo("Not saved: the deal starts again.")
+                    return True
+                again = True
+                continue
+            except CpscoreError as error:
+                click.echo(f"Error: {error}")
+                click.echo("The deal starts again.")
+                return True
+            break
+        assert shown.result is not None  # the append was made, in memory
+        self._show(shown.result, table.ledger, shown.money)
+        expect = terms(shown.result)
         written: list[bytes] = []
-
-        def change(current: bytes | None) -> bytes:
-            new = append(current)
-            written.append(new)
-            return new
-
         while True:
             if not _yes("Save this deal?", True):
                 click.echo("Not saved: the deal starts again.")
                 return True
+            saving = append(expect)
+
+            def change(current: bytes | None, saving: Append = saving) -> bytes:
+                new = saving(current)
+                written.append(new)
+                return new
+
             try:
                 with _uninterrupted():
                     rewrite(self.target, change)
+            except Changed as changed:  # another writer meanwhile: show the deal as it would now be
+                written.clear()
+                click.echo(f"Warning: {changed}")
+                self._show(changed.result, table.ledger, True)
+                expect = terms(changed.result)
+                continue
             except (CpscoreError, EnvironmentFailure) as error:
                 written.clear()
                 click.echo(f"Error: {error}")
@@ -313,15 +316,27 @@ class _Play:
         self.added += 1
         self.entering, self.saved = False, True
         self.chosen = self.rules_text = None  # the file has its @rules header now
-        click.echo(f"Added deal {append.number} (line {append.line}) to {self.target}.")
-        shown = {note for typed in deal.answers.values() for note in typed.notes}
-        for warning in append.warnings:
-            if warning not in shown:
+        assert saving.result is not None  # saved
+        click.echo(f"Added {session_views.deal_summary(saving.result, self.target, 'to', saving.money)}.")
+        notes = {note for typed in deal.answers.values() for note in typed.notes}
+        for warning in saving.warnings:
+            if warning not in notes:
                 click.echo(f"Warning: {warning}")
         after = self.table_of(written[-1])
         click.echo()
         click.echo(session_views.render_totals(after.ledger, self.style, after.money), nl=False)
         return after.ledger.over is None
+
+    def _show(self, result, ledger, money: bool) -> None:
+        """A deal's settlement, as the table of ``cpscore score`` shows it."""
+        from cpscore import formatting
+
+        click.echo()
+        click.echo(
+            formatting.render_table(result.settlement, self.style, self.colour, money, bool(ledger.pair_stakes)),
+            nl=False,
+        )
+        click.echo()
 
     def end(self) -> None:
         unsaved = "the deal being entered was not saved; " if self.entering else ""
@@ -330,18 +345,18 @@ class _Play:
 
 
 @click.command(name="play", add_help_option=False)
-@_help_option
-@click.argument("target", metavar="FILE", shell_complete=_completer("files"))
+@help_option
+@click.argument("target", metavar="FILE", shell_complete=completer("files"))
 @click.option(
     "--players",
     multiple=True,
     metavar="NAMES",
-    shell_complete=_completer("players"),
+    shell_complete=completer("players"),
     help="The seats, in order: names separated by spaces, or by commas for a name with a space "
     "(default: the players of the session's last deal).",
 )
-@_new_file_rules_option()
-@_style_option
+@new_file_rules_option()
+@style_option
 def play(target, players, rules_text, style) -> None:
     """Enter deals at the table, hand by hand, each appended to FILE.
 
@@ -358,9 +373,9 @@ def play(target, players, rules_text, style) -> None:
         cpscore play night.txt --players "Amy Bob Cy"
     """
     gc.enable()  # a run lasts the night: normal collection
-    _check_style(style)
+    check_style(style)
     try:
-        chosen = _load_rules(click.get_current_context(), None, rules_text) if rules_text else None
+        chosen = load_rules(click.get_current_context(), None, rules_text) if rules_text else None
     except click.BadParameter as error:
         error.param_hint = "'--rules'"
         raise

@@ -4,14 +4,14 @@ from __future__ import annotations
 
 import click
 
-from cpscore.commands._options import InputError, _completer, _help_option
+from cpscore.commands._options import InputError, completer, help_option
 
 #: Where ``cpscore --help`` lists the command (see :mod:`cpscore.commands`).
 ORDER = 60
 
 
 @click.group(name="rules", invoke_without_command=True, add_help_option=False)
-@_help_option
+@help_option
 @click.pass_context
 def rules_command(ctx: click.Context) -> None:
     """List the preset rule sets, or show every setting of one (rules show)."""
@@ -23,8 +23,8 @@ def rules_command(ctx: click.Context) -> None:
 
 
 @rules_command.command(name="show", add_help_option=False)
-@_help_option
-@click.argument("name", metavar="NAME|FILE", shell_complete=_completer("rules"))
+@help_option
+@click.argument("name", metavar="NAME|FILE", shell_complete=completer("rules"))
 def rules_show(name: str) -> None:
     """Print every setting of a preset or a rule file, as a rule file (TOML)
     you can copy and edit:

@@ -6,25 +6,25 @@ import click
 
 from cpscore.commands._options import (
     InputError,
-    _apply_flags,
-    _banker_option,
-    _buy_in_option,
-    _check_buy_in,
-    _check_explain,
-    _check_pair_players,
-    _check_style,
-    _colour,
-    _completer,
-    _explain_option,
-    _explained,
-    _format_option,
-    _help_option,
-    _player_option,
-    _read_source,
-    _rules_option,
-    _stake_options,
-    _style_option,
-    _warn,
+    apply_flags,
+    banker_option,
+    buy_in_option,
+    check_buy_in,
+    check_explain,
+    check_pair_stakes,
+    check_style,
+    completer,
+    explain_choice,
+    explain_option,
+    format_option,
+    help_option,
+    player_option,
+    read_source,
+    rules_option,
+    stake_options,
+    style_option,
+    use_colour,
+    warn_later,
 )
 
 #: Where ``cpscore --help`` lists the command (see :mod:`cpscore.commands`).
@@ -34,20 +34,20 @@ FORMATS = ("table", "json", "csv")
 
 
 @click.command(add_help_option=False)
-@_help_option
-@click.argument("inputs", nargs=-1, metavar="[NAME=HAND | FILE | -]...", shell_complete=_completer("files"))
-@_rules_option
-@_stake_options(
+@help_option
+@click.argument("inputs", nargs=-1, metavar="[NAME=HAND | FILE | -]...", shell_complete=completer("files"))
+@rules_option
+@stake_options(
     "Money per unit for every pair (default 1).", "Money per unit for one pair, overriding --stake (repeatable)."
 )
-@_player_option("surrender", "This player surrenders (repeatable); no hand is needed.")
-@_player_option("waive", "This player waives a natural and plays the rows (repeatable).")
-@_player_option("fantasyland", "This player plays the deal in Fantasyland (repeatable).")
-@_banker_option
-@_buy_in_option("Table stakes: the money each player brings (the rules' table_stakes).")
-@_format_option(FORMATS)
-@_style_option
-@_explain_option
+@player_option("surrender", "This player surrenders (repeatable); no hand is needed.")
+@player_option("waive", "This player waives a natural and plays the rows (repeatable).")
+@player_option("fantasyland", "This player plays the deal in Fantasyland (repeatable).")
+@banker_option
+@buy_in_option("Table stakes: the money each player brings (the rules' table_stakes).")
+@format_option(FORMATS)
+@style_option
+@explain_option
 def score(
     inputs,
     rules,
@@ -82,11 +82,11 @@ def score(
     from cpscore.errors import CpscoreError
     from cpscore.scoring import Standing, settle
 
-    explain = _explained(explain, explain_pair)
-    rules = _apply_flags(rules, spade_bonus)
-    _check_buy_in(rules, buy_in)
-    _check_explain(explain, fmt)
-    _check_style(style, fmt)
+    explain = explain_choice(explain, explain_pair)
+    rules = apply_flags(rules, spade_bonus)
+    check_buy_in(rules, buy_in)
+    check_explain(explain, fmt)
+    check_style(style, fmt)
     if not inputs:
         raise InputError("no hands: give NAME=HAND arguments, a deal file, or - to read a deal from stdin")
     try:
@@ -97,9 +97,9 @@ def score(
                 entries.append(entry_from_argument(item))
             else:
                 source = "stdin" if item == "-" else item
-                entries.extend(entries_from_text(_read_source(item, used_stdin), source))
+                entries.extend(entries_from_text(read_source(item, used_stdin), source))
         deal = build_deal(entries, rules, surrender, waive, fantasyland)
-        _check_pair_players({pair: "--pair-stake" for pair in pair_stakes}, deal.owners())
+        check_pair_stakes({pair: "--pair-stake" for pair in pair_stakes}, deal.owners())
         if banker is not None:
             banker = named_player(banker, [seat.name for seat in deal.seats], "--banker")
             marked = [seat.name for seat in deal.seats if seat.banker and seat.name != banker]
@@ -110,7 +110,7 @@ def score(
     except CpscoreError as error:
         raise InputError(str(error)) from None
     for warning in result.warnings:
-        _warn(warning)
+        warn_later(warning)
     from cpscore import formatting
 
     if fmt == "json":
@@ -121,7 +121,7 @@ def score(
         text = formatting.render_table(
             result,
             style,
-            colour=_colour(fmt),
+            colour=use_colour(fmt),
             # A cap or a stack can cut what is paid: the money is then not the units.
             show_money=stake is not None or bool(pair_stakes) or rules.cap is not None or bool(rules.table_stakes),
             pair_stakes_given=bool(pair_stakes),

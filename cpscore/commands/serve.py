@@ -12,11 +12,11 @@ import click
 from cpscore.commands._options import (
     EnvironmentError_,
     InputError,
-    _completer,
-    _help_option,
-    _load_rules,
-    _new_file_rules_option,
-    _stake_options,
+    completer,
+    help_option,
+    load_rules,
+    new_file_rules_option,
+    stake_options,
 )
 
 #: Where ``cpscore --help`` lists the command (see :mod:`cpscore.commands`).
@@ -67,15 +67,15 @@ class _Unchanged(Exception):
 
 
 @click.command(name="serve", add_help_option=False)
-@_help_option
-@click.argument("target", metavar="FILE", shell_complete=_completer("files"))
-@_new_file_rules_option("Rules for a new session file (its @rules header).")
-@_stake_options("The stake of a new session file (its @stake header).", "One pair's stake in a new session file.")
+@help_option
+@click.argument("target", metavar="FILE", shell_complete=completer("files"))
+@new_file_rules_option("Rules for a new session file (its @rules header).")
+@stake_options("The stake of a new session file (its @stake header).", "One pair's stake in a new session file.")
 @click.option(
     "--players",
     multiple=True,
     metavar="NAMES",
-    shell_complete=_completer("players"),
+    shell_complete=completer("players"),
     help="The seats of a new session file, in order (its @players header).",
 )
 @click.option(
@@ -116,7 +116,7 @@ def serve(target, rules_text, stake, pair_stakes, players, host, port) -> None:
     try:
         if rules_text:
             try:
-                _load_rules(click.get_current_context(), None, rules_text)
+                load_rules(click.get_current_context(), None, rules_text)
             except click.BadParameter as error:
                 error.param_hint = "'--rules'"
                 raise

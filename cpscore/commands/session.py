@@ -13,27 +13,21 @@ import click
 from cpscore.commands._options import (
     EnvironmentError_,
     InputError,
-    _apply_flags,
-    _buy_in_option,
-    _check_buy_in,
-    _check_explain,
-    _check_pair_players,
-    _check_style,
-    _completer,
-    _explain_option,
-    _explained,
-    _format_option,
-    _help_option,
-    _load_buy_in,
-    _load_rules,
-    _pair_stakes,
-    _parse_amount,
-    _spade_bonus_option,
-    _stake_options,
-    _stdin,
-    _style_option,
-    _warn,
     bounded,
+    buy_in_option,
+    check_explain,
+    check_style,
+    completer,
+    explain_choice,
+    explain_option,
+    format_option,
+    help_option,
+    load_rules,
+    spade_bonus_option,
+    stake_options,
+    stdin_stream,
+    style_option,
+    warn_later,
 )
 from cpscore.errors import shown
 
@@ -41,7 +35,6 @@ if TYPE_CHECKING:
     from collections.abc import Iterator
     from typing import BinaryIO
 
-    from click._termui_impl import ProgressBar
 
 #: Where ``cpscore --help`` lists the command (see :mod:`cpscore.commands`).
 ORDER = 30
@@ -49,85 +42,34 @@ ORDER = 30
 SESSION_FORMATS = ("table", "json", "jsonl", "csv")
 
 
-def _session_settings(source_path: str | None, header, rules_option, stake, pair_stakes, spade_bonus, buy_in=None):
-    """Rules, stakes and the buy-in: the command line wins over the session's
-    header.  Returns (rules, stake, pair stakes, where each pair stake was
-    given, buy-in); errors name the header line."""
+def night_for(rules, stake, pair_stakes, spade_bonus, buy_in, race=None):
+    """The night the command line asks for (its options win over the files' headers)."""
+    from cpscore.night import Night
+
+    return Night(rules, stake=stake, pair_stakes=pair_stakes, buy_in=buy_in, race=race, spade_bonus=spade_bonus)
+
+
+def open_night_file(night, lines, source: str, name: str, identity):
+    """Open the next file of the night (:meth:`cpscore.night.Night.read`):
+    its deals; a bad header or option is an error of the command line."""
     from cpscore.errors import CpscoreError
-    from cpscore.rules import get_rules
-    from cpscore.session import header_rules
-
-    where = header.where
-    rules = rules_option
-    if rules is None:
-        try:
-            rules = header_rules(header, source_path)
-        except CpscoreError as error:
-            raise InputError(str(error)) from None
-    try:
-        rules = _apply_flags(rules or get_rules("2-4"), spade_bonus)
-    except click.BadParameter as error:
-        raise InputError(f"--spade-bonus {error.message}") from None
-    if stake is None and header.stake is not None:
-        try:
-            stake = _parse_amount(header.stake, "@stake")
-        except click.BadParameter as error:
-            raise InputError(f"{where['stake']}: {error.message}") from None
-    if buy_in is None and header.buy_in is not None:
-        try:
-            buy_in = _load_buy_in(None, None, header.buy_in)  # type: ignore[arg-type]  # no click context needed
-        except click.BadParameter as error:
-            raise InputError(f"{where['buy-in']}: @buy-in {error.message}") from None
-        _check_buy_in(rules, buy_in, f"{where['buy-in']}: @buy-in")
-    else:
-        _check_buy_in(rules, buy_in)
-    if pair_stakes:
-        places = {pair: "--pair-stake" for pair in pair_stakes}
-        if header.pair_stakes:  # documented, but never silent: the header's stakes are not used
-            lines = ", ".join(where.rsplit(" ", 1)[1] for where in header.pair_where)
-            _warn(f"--pair-stake replaces the session's @pair-stake headers (line {lines}), which are not used")
-    else:
-        given = [(value, f"{line}: @pair-stake") for value, line in zip(header.pair_stakes, header.pair_where)]
-        pair_stakes, places = _pair_stakes(given)
-    return rules, stake, pair_stakes, places, buy_in
-
-
-def _start_night(lines, source, name, rules, stake, pair_stakes, spade_bonus, buy_in, race=None):
-    """The ledger of a night from its first file's header and the command line
-    (which wins), the deals to come, whether money is to be shown, and where
-    each pair stake was given.  ``session`` and ``stats`` start alike."""
-    from cpscore.errors import CpscoreError
-    from cpscore.session import Ledger, header_seats, read_session
+    from cpscore.night import OptionError
 
     try:
-        header, deals = read_session(lines, name)
-        settings = _session_settings(
-            None if source == "-" else source, header, rules, stake, pair_stakes, spade_bonus, buy_in
-        )
-        chosen_rules, chosen_stake, chosen_pairs, places, chosen_buy_in = settings
-        # A stake given on the command line replaces the file's, its lines between deals too.
-        fixed = {"stake"} if stake is not None else set()
-        fixed |= {"pair-stake"} if pair_stakes else set()
-        ledger = Ledger(
-            chosen_rules,
-            1 if chosen_stake is None else chosen_stake,
-            chosen_pairs,
-            race,
-            chosen_buy_in,
-            fixed,
-            header_seats(header),
-        )
+        deals = night.read(lines, name, None if source == "-" else source, identity)
+    except OptionError as error:
+        raise click.BadParameter(error.detail, param_hint=f"'{error.option}'") from None
     except CpscoreError as error:
         raise InputError(str(error)) from None
-    # A cap or a stack can cut what is paid: the money is then not the units.
-    cuts = chosen_rules.cap is not None or bool(chosen_rules.table_stakes)
-    return ledger, deals, chosen_stake is not None or bool(chosen_pairs) or cuts, places
+    _warnings(night)  # about the header: a --pair-stake that replaces its lines
+    return deals
 
 
-def _take_deals(ledger, deals, source, name, skip_invalid, keep) -> None:
-    """Settle every deal into the ledger, once, and hand each on to ``keep(text,
+def take_deals(night, deals, source, name, skip_invalid, keep) -> None:
+    """Settle every deal into the night, once, and hand each on to ``keep(text,
     deal, outcome)``; invalid ones are collected (all reported at the end), or
-    skipped with ``skip_invalid``.  ``session`` and ``stats`` read alike."""
+    skipped with ``skip_invalid``; the night's warnings are printed as they come.
+    ``session`` and ``stats`` read alike."""
     from cpscore.errors import CpscoreError
 
     problems: list[str] = []
@@ -138,24 +80,40 @@ def _take_deals(ledger, deals, source, name, skip_invalid, keep) -> None:
         except StopIteration:
             break
         except CpscoreError as error:  # a line that cannot be read: nothing after it can be
-            raise _InvalidDeals([*problems, str(error)]) from None
+            raise InvalidDeals([*problems, str(error)]) from None
         except OSError as error:
             raise EnvironmentError_(
                 f"cannot read {name if source == '-' else shown(name, 60)}: {error.strerror or error}"
             ) from None
         try:
-            deal, outcome = ledger.take(text, name)
+            deal, outcome = night.take(text, name)
         except CpscoreError as error:
             problems.append(str(error))
             if skip_invalid:
-                _warn(str(error), prefix="skipped: ")
+                warn_later(str(error), prefix="skipped: ")
         else:
             keep(text, deal, outcome)
-        for warning in ledger.warnings:
-            _warn(warning)
-        ledger.warnings.clear()
+        _warnings(night)
     if problems and not skip_invalid:
-        raise _InvalidDeals(problems)
+        raise InvalidDeals(problems)
+
+
+def _warnings(night) -> None:
+    """Print the night's warnings, once each."""
+    for warning in night.warnings:
+        warn_later(warning)
+    night.warnings.clear()
+
+
+def finish_night(night) -> None:
+    """The night's checks at its end (pair stakes name players who played), and its notes."""
+    from cpscore.errors import CpscoreError
+
+    try:
+        night.finish()
+    except CpscoreError as error:
+        raise InvalidDeals([str(error)]) from None
+    _warnings(night)
 
 
 def _load_deal_range(ctx: click.Context, param: click.Parameter, value: str | None):
@@ -172,10 +130,10 @@ def _load_deal_range(ctx: click.Context, param: click.Parameter, value: str | No
 
 
 def _load_rules_or_none(ctx: click.Context, param: click.Parameter, value: str | None):
-    return None if value is None else _load_rules(ctx, param, value)
+    return None if value is None else load_rules(ctx, param, value)
 
 
-def _with_progress(lines: Iterator[str], file: BinaryIO, bar: ProgressBar[int]) -> Iterator[str]:
+def _with_progress(lines: Iterator[str], file: BinaryIO, bar) -> Iterator[str]:
     """``lines`` as they are read from ``file``, moving a progress bar on
     stderr (on a terminal) to the bytes read so far."""
     done = 0
@@ -200,38 +158,45 @@ def _regular_size(file) -> int:
 
 
 @contextlib.contextmanager
-def _session_lines(source: str, name: str) -> Iterator[Iterator[str]]:
+def session_lines_of(source: str, name: str) -> Iterator[tuple[Iterator[str], tuple[int, int] | None]]:
     """The lines of a session file (``-``: stdin) as they are read, with a
-    progress bar on stderr when it is a regular file and stderr a terminal.
-    ``session`` and ``stats`` read alike."""
+    progress bar on stderr when it is a regular file and stderr a terminal;
+    and what the file is, (device, inode), so that a night reads it once
+    whatever it is called (None: a stream with no file).  ``session`` and
+    ``stats`` read alike."""
     from cpscore.textio import read_lines
 
     with _opened(source) as file:
+        try:
+            status = os.fstat(file.fileno())
+            identity = (status.st_dev, status.st_ino)
+        except (OSError, ValueError):  # io.UnsupportedOperation is both
+            identity = None
         size = _regular_size(file)
         bar = (
             click.progressbar(length=size, label="checking", file=sys.stderr) if size and sys.stderr.isatty() else None
         )
         with bar or contextlib.nullcontext():
             lines = read_lines(file, name)
-            yield _with_progress(lines, file, bar) if bar else lines
+            yield (_with_progress(lines, file, bar) if bar else lines), identity
 
 
-def _night_options(function):
+def night_options(function):
     """The options that settle a night, as ``session`` and ``stats`` take them:
     --rules, --spade-bonus, --stake, --pair-stake, --buy-in."""
-    function = _buy_in_option("Table stakes: the money each player brings (default: the @buy-in header).")(function)
-    function = _stake_options(
+    function = buy_in_option("Table stakes: the money each player brings (default: the @buy-in header).")(function)
+    function = stake_options(
         "Money per unit (default: @stake, else 1).",
         "Money per unit for one pair (repeatable; replaces the @pair-stake headers).",
     )(function)
-    function = _spade_bonus_option(function)
+    function = spade_bonus_option(function)
     return click.option(
         "--rules",
         "rules",
         default=None,
         metavar="NAME|FILE",
         callback=_load_rules_or_none,
-        shell_complete=_completer("rules"),
+        shell_complete=completer("rules"),
         help="Rule set (default: the session's @rules header, else 2-4).",
     )(function)
 
@@ -241,7 +206,7 @@ def _opened(source: str):
     as ``<(...)``), or stdin for ``-``.  It is read once, as it comes: the
     settled deals wait in a spool until the whole session is known good."""
     if source == "-":
-        return contextlib.nullcontext(_stdin())
+        return contextlib.nullcontext(stdin_stream())
     try:
         return open(source, "rb")
     except OSError as error:
@@ -249,9 +214,9 @@ def _opened(source: str):
 
 
 @click.command(name="session", add_help_option=False)
-@_help_option
-@click.argument("sources", nargs=-1, required=True, metavar="FILE|-...", shell_complete=_completer("files"))
-@_night_options
+@help_option
+@click.argument("sources", nargs=-1, required=True, metavar="FILE|-...", shell_complete=completer("files"))
+@night_options
 @click.option("--race", type=click.IntRange(min=1), metavar="POINTS", help="Also play the race to POINTS (e.g. 11).")
 @click.option("--totals", "totals_only", is_flag=True, help="Print only the totals and the transfers.")
 @click.option("--skip-invalid", is_flag=True, help="Skip invalid deals (and say which) instead of stopping.")
@@ -262,9 +227,9 @@ def _opened(source: str):
     callback=_load_deal_range,
     help="Show only deal N, or deals N to M (the totals stay the whole night's).",
 )
-@_format_option(SESSION_FORMATS)
-@_style_option
-@_explain_option
+@format_option(SESSION_FORMATS)
+@style_option
+@explain_option
 def session(
     sources,
     rules,
@@ -296,96 +261,51 @@ def session(
     """
     from cpscore.deal import named_player
     from cpscore.errors import CpscoreError
-    from cpscore.session import Spool, continued, header_rules, read_session
+    from cpscore.session import Spool
 
     gc.enable()  # a session may be long: normal collection from here on
 
-    explain = _explained(explain, explain_pair)
-    _check_explain(explain, fmt)
+    explain = explain_choice(explain, explain_pair)
+    check_explain(explain, fmt)
     if explain and totals_only:
         raise click.BadParameter("has no effect with --totals, which prints no deal", param_hint="'--explain'")
-    _check_style(style, fmt)
+    check_style(style, fmt)
     names = ["stdin" if source == "-" else source for source in sources]
-    for index, source in enumerate(sources):
-        if source in sources[:index]:
-            what = "'-' (stdin)" if source == "-" else shown(source, 60)
-            raise click.BadParameter(f"{what} is given twice: its deals would count twice", param_hint="FILE")
     several = len(sources) > 1
     if shown_deals is not None and several:
         raise click.BadParameter("goes with one file: deal numbers start again in each file", param_hint="'--deal'")
     if shown_deals is not None and totals_only:
         raise click.BadParameter("has no effect with --totals, which prints no deal", param_hint="'--deal'")
+    night = night_for(rules, stake, pair_stakes, spade_bonus, buy_in, race)
 
-    def start(lines, source, name):
-        return _start_night(lines, source, name, rules, stake, pair_stakes, spade_bonus, buy_in, race)
-
-    def more(lines, source, name, ledger, first):
-        """The deals of a file that continues the night: its header's rules and
-        buy-in must be the night's; its stakes change the stake from its first deal."""
-        try:
-            header, deals = read_session(lines, name)
-        except CpscoreError as error:
-            raise InputError(str(error)) from None
-        try:
-            if rules is None and header.rules is not None:
-                own = header_rules(header, None if source == "-" else source)
-                if own != ledger.rules:
-                    raise InputError(
-                        f"{header.where['rules']}: @rules {header.rules} is not the night's rules "
-                        f"({ledger.rules.id}, from {first}): settle files of one rule set together"
-                    )
-            if buy_in is None and header.buy_in is not None:
-                own_buy_in = _load_buy_in(None, None, header.buy_in)  # type: ignore[arg-type]  # no context needed
-                if own_buy_in != ledger.buy_in:
-                    raise InputError(
-                        f"{header.where['buy-in']}: @buy-in {header.buy_in} is not the night's buy-in "
-                        f"({ledger.buy_in}, from {first}): one night has one buy-in"
-                    )
-        except CpscoreError as error:
-            raise InputError(str(error)) from None
-        except click.BadParameter as error:
-            raise InputError(f"{header.where['buy-in']}: @buy-in {error.message}") from None
-        return continued(header, deals, name)
-
-    def each_deal(ledger, deals, spool, source, name) -> None:
-        """Settle every deal into the ledger and keep it in the spool for printing."""
+    def each_deal(deals, spool, source, name) -> None:
+        """Settle every deal into the night and keep it in the spool for printing."""
 
         def keep(text, deal, outcome) -> None:
             if spool is not None:
                 try:
-                    spool.put(text, deal, outcome, ledger, name if several else "")
+                    spool.put(text, deal, outcome, night.ledger, name if several else "")
                 except OSError as error:
                     raise EnvironmentError_(
                         f"cannot keep the settled deals in a temporary file: {error.strerror or error}"
                     ) from None
 
-        _take_deals(ledger, deals, source, name, skip_invalid, keep)
+        take_deals(night, deals, source, name, skip_invalid, keep)
 
     try:
         with contextlib.ExitStack() as cleanup:
-            # One pass reads, checks and settles every deal into the ledger; the
+            # One pass reads, checks and settles every deal into the night; the
             # settled deals wait in a spool until the whole night is known good.
             spool = None
             if not totals_only:
                 spool = Spool()
                 cleanup.callback(spool.close)
-            ledger, money, places = None, False, {}
             for source, name in zip(sources, names):
-                with _session_lines(source, name) as lines:
-                    if ledger is None:
-                        ledger, deals, money, places = start(lines, source, name)
-                    else:
-                        deals = more(lines, source, name, ledger, names[0])
-                    each_deal(ledger, deals, spool, source, name)
-            assert ledger is not None  # click requires one source at least
-            try:
-                _check_pair_players({**places, **ledger.pair_places}, ledger.players())
-            except CpscoreError as error:
-                raise _InvalidDeals([str(error)]) from None
-            for key, where in ledger.ignored:  # documented, but never silent
-                option = "--stake" if key == "stake" else "--pair-stake"
-                _warn(f"{option} replaces the session's stakes: {where}: @{key} is not used")
-            money = money or ledger.restaked  # the stake changed during the night: money is not units
+                with session_lines_of(source, name) as (lines, identity):
+                    deals = open_night_file(night, lines, source, name, identity)
+                    each_deal(deals, spool, source, name)
+            finish_night(night)
+            ledger, money = night.ledger, night.money
             if spool is None:
                 _print_totals(ledger, fmt, style, money, ", ".join(names), several)
                 return
@@ -393,16 +313,16 @@ def session(
                 try:
                     explain = frozenset(named_player(name, ledger.players(), "--explain") for name in explain)
                 except CpscoreError as error:
-                    raise _InvalidDeals([str(error)]) from None
+                    raise InvalidDeals([str(error)]) from None
             results = spool.results(ledger.rules, ledger.stake)
             if shown_deals is not None:
                 first, last = shown_deals
                 if first > ledger.deals:
-                    raise _InvalidDeals([f"--deal {first}: {names[0]} has {ledger.deals} deals"])
+                    raise InvalidDeals([f"--deal {first}: {names[0]} has {ledger.deals} deals"])
                 results = (result for result in results if first <= result.number <= last)
             width = spool.cell_width(money)
             _print_session(ledger, results, fmt, style, money, totals_only, ", ".join(names), explain, several, width)
-    except _InvalidDeals as invalid:
+    except InvalidDeals as invalid:
         for problem in invalid.problems:
             click.echo(f"Error: {bounded(problem)}", err=True)
         raise click.exceptions.Exit(2) from None
@@ -411,7 +331,7 @@ def session(
 command = session
 
 
-class _InvalidDeals(Exception):
+class InvalidDeals(Exception):
     def __init__(self, problems: list[str]) -> None:
         super().__init__(problems)
         self.problems = problems

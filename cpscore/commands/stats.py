@@ -7,16 +7,22 @@ import gc
 import click
 
 from cpscore.commands._options import (
-    _check_pair_players,
-    _check_style,
-    _completer,
-    _format_option,
-    _help_option,
-    _style_option,
-    _warn,
     bounded,
+    check_style,
+    completer,
+    format_option,
+    help_option,
+    style_option,
 )
-from cpscore.commands.session import _InvalidDeals, _night_options, _session_lines, _start_night, _take_deals
+from cpscore.commands.session import (
+    InvalidDeals,
+    finish_night,
+    night_for,
+    night_options,
+    open_night_file,
+    session_lines_of,
+    take_deals,
+)
 
 #: Where ``cpscore --help`` lists the command: after ``session``.
 ORDER = 35
@@ -25,12 +31,12 @@ STATS_FORMATS = ("table", "json")
 
 
 @click.command(name="stats", add_help_option=False)
-@_help_option
-@click.argument("source", metavar="FILE|-", shell_complete=_completer("files"))
-@_night_options
+@help_option
+@click.argument("source", metavar="FILE|-", shell_complete=completer("files"))
+@night_options
 @click.option("--skip-invalid", is_flag=True, help="Skip invalid deals (and say which) instead of stopping.")
-@_format_option(STATS_FORMATS)
-@_style_option
+@format_option(STATS_FORMATS)
+@style_option
 def stats(source, rules, spade_bonus, stake, pair_stakes, buy_in, skip_invalid, fmt, style) -> None:
     """Statistics for the night, per player: deals played, rows won, lost
     and tied, scoops made and suffered, fouls, surrenders, naturals,
@@ -41,39 +47,31 @@ def stats(source, rules, spade_bonus, stake, pair_stakes, buy_in, skip_invalid, 
     --rules, --stake); '-' reads stdin.  The whole file is checked before
     anything is printed.
     """
-    from cpscore.errors import CpscoreError
     from cpscore.stats import Stats
 
     gc.enable()  # a session may be long: normal collection from here on
 
-    _check_style(style, fmt)
+    check_style(style, fmt)
     name = "stdin" if source == "-" else source
     tally = Stats()
-
-    def start(lines):
-        return _start_night(lines, source, name, rules, stake, pair_stakes, spade_bonus, buy_in)
-
-    def each_deal(ledger, deals) -> None:
-        _take_deals(
-            ledger, deals, source, name, skip_invalid, lambda text, deal, outcome: tally.add(text.number, deal, outcome)
-        )
-
+    night = night_for(rules, stake, pair_stakes, spade_bonus, buy_in)
     try:
-        with _session_lines(source, name) as lines:
-            ledger, deals, money, places = start(lines)
-            each_deal(ledger, deals)
-            try:
-                _check_pair_players({**places, **ledger.pair_places}, ledger.players())
-            except CpscoreError as error:
-                raise _InvalidDeals([str(error)]) from None
-    except _InvalidDeals as invalid:
+        with session_lines_of(source, name) as (lines, identity):
+            deals = open_night_file(night, lines, source, name, identity)
+            take_deals(
+                night,
+                deals,
+                source,
+                name,
+                skip_invalid,
+                lambda text, deal, outcome: tally.add(text.number, deal, outcome),
+            )
+        finish_night(night)
+    except InvalidDeals as invalid:
         for problem in invalid.problems:
             click.echo(f"Error: {bounded(problem)}", err=True)
         raise click.exceptions.Exit(2) from None
-    for key, where in ledger.ignored:  # documented, but never silent
-        option = "--stake" if key == "stake" else "--pair-stake"
-        _warn(f"{option} replaces the session's stakes: {where}: @{key} is not used")
-    money = money or ledger.restaked  # the stake changed during the night: money is not units
+    ledger, money = night.ledger, night.money
     _print_stats(tally, ledger, fmt, style, money, name)
 
 

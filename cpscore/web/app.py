@@ -2,11 +2,11 @@
 
 Every answer is made by the library calls the commands make, so the page says
 what the CLI says: the night is read and settled as ``cpscore session`` reads
-it (:func:`cpscore.commands.session._start_night` and ``_take_deals``) and its
-data is the JSON ``cpscore session --format json`` prints; a draft deal is
+it (:class:`cpscore.night.Night`, through :func:`cpscore.play.read_table`) and
+its data is the JSON ``cpscore session --format json`` prints; a draft deal is
 checked hand by hand as ``cpscore play`` checks it (:class:`cpscore.play.Round`)
-and settled as the session will read it back (:func:`cpscore.play.preview`); a
-save is ``cpscore add``'s locked, atomic append (:class:`cpscore.session.Append`
+and settled as the session will read it back (the append, made in memory); a
+save is ``cpscore add``'s locked, atomic append (:class:`cpscore.night.Append`
 through :func:`cpscore.safefile.rewrite`), an undo ``cpscore undo``'s
 (:class:`cpscore.edits.Removal`), an explanation ``--explain-pair``'s
 (:func:`cpscore.explain.explain`).  Errors are the same one-line messages, as
@@ -23,8 +23,11 @@ The routes:
                    deal's number) and the session's JSON
 ``POST /api/check``  a draft deal checked: each seat's error, foul, natural;
                    the deal settled when every hand is in
-``POST /api/save`` the draft appended (``expect``: the number it must get)
-``POST /api/undo`` the last deal removed (``expect``: its number)
+``POST /api/save`` the draft appended (``key``: the draft's, a retry of a
+                   save that landed answers ``already``; ``terms``: those
+                   the preview showed; ``again``: a repeat let through)
+``POST /api/undo`` the last deal removed (``digest``: the deal shown as
+                   last, ``expect``: its number)
 ``GET /api/explain?deal=N&a=A&b=B``  one pair of one deal explained
 =================  =========================================================
 
@@ -52,6 +55,7 @@ import bottle
 from cpscore.errors import CpscoreError, DealError, EnvironmentFailure, shown
 
 if TYPE_CHECKING:
+    from cpscore.night import Append
     from cpscore.play import Round, Table
     from cpscore.session import DealResult
 
@@ -116,39 +120,19 @@ def _read(target: str) -> bytes | None:
 
 
 def night(target: str) -> tuple[Table, list[DealResult]]:
-    """The session as ``cpscore session`` reads it: the table after its deals
-    (as ``cpscore play`` sees it before the next one) and every deal's result."""
-    import click
-
-    from cpscore.commands._options import _NOTES
-    from cpscore.commands.session import _InvalidDeals, _start_night, _take_deals
-    from cpscore.play import Table
-    from cpscore.session import Spool
-    from cpscore.textio import decode, split_lines
+    """The session as ``cpscore session`` reads it (:class:`cpscore.night.Night`):
+    the table after its deals (as ``cpscore play`` sees it before the next
+    one) and every deal's result."""
+    from cpscore.play import read_table
 
     data = _read(target)
+    results: list[DealResult] = []
     try:
-        text = decode(data or b"", target)
-        ledger, deals, money, _ = _start_night(split_lines(text, target), target, target, None, None, (), False, None)
-        spool = Spool()
-        try:
-            _take_deals(
-                ledger, deals, target, target, False, lambda text, deal, outcome: spool.put(text, deal, outcome, ledger)
-            )
-            results = list(spool.results(ledger.rules, ledger.stake))
-        finally:
-            spool.close()
-    except click.ClickException as error:
-        raise Failure(400, error.format_message()) from None
-    except _InvalidDeals as invalid:
-        raise Failure(400, f"{invalid.problems[0]}; fix the session file before adding to it") from None
+        table = read_table(target, data, keep=results.append)
+        table.night.finish()
     except CpscoreError as error:
         raise Failure(400, str(error)) from None
-    finally:
-        _NOTES.clear()  # the warnings the CLI would print: the page shows the deals' own
-    players = tuple(player.seat.name for player in results[-1].settlement.players) if results else ()
-    money = money or ledger.restaked
-    return Table(target, text, ledger, players, len(results), money), results
+    return table, results
 
 
 def state(target: str) -> str:
@@ -229,16 +213,38 @@ class Draft:
         # The seats are written before the deal when they changed (as play writes them).
         named = bool(given) or ledger.seats is not None
         self.seats_line = seats_text(self.seats) if named and tuple(self.seats) != ledger.seats else ""
-        self.newcomers = self.round.newcomers(ledger.players())  # before the preview takes the deal in
+        self.newcomers = self.round.newcomers(ledger.players())
         self.result: DealResult | None = None
-        if not self.problems:
-            from cpscore.play import preview
+        self.repeat: dict[str, object] | None = None  # the earlier deal with the same hands
+        self.again = body.get("again") is True  # it really was dealt twice
+        if not self.problems:  # the deal as it would be saved now: the append, made in memory
+            from cpscore.night import Repeat
 
-            changes = [("players", self.seats_line, "--players")] if self.seats_line else []
+            append = self.append()
             try:
-                self.result = preview(table, self.round.entries(), (), changes)
+                append(table.data)
+            except Repeat as repeat:
+                self.repeat = {"deal": repeat.number, "digest": repeat.digest}
+                self.problems.append((str(repeat), "again"))
             except CpscoreError as error:
                 self.problems.append((str(error), None))
+            else:
+                self.result = append.result
+
+    def append(self, expect: str | None = None) -> Append:
+        """The draft as ``cpscore add`` appends it (``expect``: the terms it was shown at)."""
+        from cpscore.night import Append
+
+        return Append(
+            self.table.target,
+            self.round.entries(),
+            None,
+            None,
+            new_player=self.newcomers,
+            players=[self.seats_line] if self.seats_line else [],
+            again=self.again,
+            expect=expect,
+        )
 
     def _check(self, name: str, text: str) -> None:
         from cpscore.formatting import natural_text
@@ -269,6 +275,7 @@ class Draft:
         }
 
     def data(self) -> dict[str, object]:
+        from cpscore.night import terms
         from cpscore.session_views import deal_data
 
         problem, field = self.problems[0] if self.problems else (None, None)
@@ -276,7 +283,10 @@ class Draft:
             "seats": self.reports,
             "error": problem,
             "field": field,
+            "repeat": self.repeat,
             "deal": None if self.result is None else deal_data(self.result),
+            # What the save must still find, else the page shows the deal again (cpscore.night.terms).
+            "terms": None if self.result is None else terms(self.result),
         }
 
 
@@ -285,48 +295,66 @@ def check(target: str, body: dict[str, Any]) -> dict[str, object]:
     return Draft(target, body).data()
 
 
-def save(target: str, body: dict[str, Any]) -> dict[str, object]:
-    """``POST /api/save``: the draft appended as ``cpscore add`` appends it.
-    With ``expect``, the deal must get that number: a deal another phone
-    saved meanwhile (or the same tap twice) is not saved again."""
-    from cpscore.safefile import rewrite
-    from cpscore.session import Append
+#: How many save keys the server remembers (the newest): a retry comes within moments.
+KEYS = 1000
 
-    expect = _number(body, "expect")
+
+def save(target: str, body: dict[str, Any], keys: dict[str, tuple[int, str]]) -> dict[str, object]:
+    """``POST /api/save``: the draft appended as ``cpscore add`` appends it.
+
+    ``key`` (made by the page when the draft began): a retry of a save that
+    landed (its answer lost on the way) finds its deal in the file and
+    answers ``already`` with it, saving nothing.  ``terms``: the terms the
+    deal was shown at (:func:`cpscore.night.terms`); if the file changed so
+    that the deal would be settled otherwise, nothing is saved and the
+    answer (409) has the deal as it would now be, and its new terms.
+    ``again``: a deal with an earlier deal's hands really was dealt twice."""
+    from cpscore.night import Changed, terms
+    from cpscore.safefile import rewrite
+    from cpscore.session_views import deal_data
+
+    key = _text(body, "key")[:100]
+    expect = body.get("terms")
+    if expect is not None and not isinstance(expect, str):
+        raise Failure(400, "terms must be text", "terms")
+    if key and key in keys:
+        number, digest = keys[key]
+        _, results = night(target)
+        # The deal it saved: at its number still, else (a deal before it removed since) the last with its lines;
+        # not the first: a deal really dealt twice (again) has an earlier deal's lines, and so its digest.
+        same = [result for result in results if result.digest == digest]
+        found = next((result for result in same if result.number == number), same[-1] if same else None)
+        if found is not None:
+            return {"saved": found.number, "digest": found.digest, "already": True, "warnings": []}
     draft = Draft(target, body)
     if draft.problems:
         message, field = draft.problems[0]
-        raise Failure(400, message, field, seats=draft.reports)
-    append = Append(
-        target,
-        draft.round.entries(),
-        None,
-        None,
-        new_player=draft.newcomers,
-        players=[draft.seats_line] if draft.seats_line else [],
-    )
-
-    def change(current: bytes | None) -> bytes:
-        new = append(current)
-        if expect is not None and append.number != expect:
-            raise DealError(
-                f"deal {append.number - 1} was saved meanwhile (by another phone?): this deal would be deal "
-                f"{append.number}; look at the standings, and save it again if it is not there"
-            )
-        return new
-
-    rewrite(target, change)
-    return {"saved": append.number, "line": append.line, "warnings": list(append.warnings)}
+        raise Failure(409 if draft.repeat else 400, message, field, seats=draft.reports, repeat=draft.repeat)
+    append = draft.append(expect)
+    try:
+        rewrite(target, append)
+    except Changed as changed:
+        raise Failure(409, str(changed), "deal", deal=deal_data(changed.result), terms=terms(changed.result)) from None
+    assert append.result is not None  # saved
+    if key:
+        keys[key] = (append.number, append.result.digest)
+        while len(keys) > KEYS:
+            del keys[next(iter(keys))]
+    return {"saved": append.number, "digest": append.result.digest, "line": append.line, "warnings": append.warnings}
 
 
 def undo(target: str, body: dict[str, Any]) -> dict[str, object]:
-    """``POST /api/undo``: the last deal removed, as ``cpscore undo`` removes
-    it; with ``expect``, only when the last deal is that one."""
+    """``POST /api/undo``: the last deal removed, as ``cpscore undo --expect``
+    removes it: ``digest`` names the deal the page showed (and ``expect``, its
+    number); if the last deal is another by now, nothing is removed."""
     from cpscore.edits import Removal
     from cpscore.safefile import rewrite
 
     expect = _number(body, "expect")
-    removal = Removal(target)
+    digest = _text(body, "digest")
+    if not digest:
+        raise Failure(400, "digest: name the deal to undo by its digest", "digest")
+    removal = Removal(target, None, digest)
 
     def change(current: bytes | None) -> bytes:
         new = removal(current)
@@ -337,7 +365,7 @@ def undo(target: str, body: dict[str, Any]) -> dict[str, object]:
         return new
 
     rewrite(target, change)
-    return {"removed": removal.number, "report": removal.report()}
+    return {"removed": removal.number, "digest": removal.digest, "report": removal.report()}
 
 
 def explanation(target: str, deal: str, a: str, b: str) -> dict[str, object]:
@@ -391,7 +419,7 @@ def _json_answer(data: object, status: int = 200) -> bottle.HTTPResponse:
 
 
 def _error(status: int, message: str, field: str | None = None, **extra: object) -> bottle.HTTPResponse:
-    from cpscore.commands._options import bounded
+    from cpscore.errors import bounded
 
     return _json_answer({"error": bounded(message), "field": field, **extra}, status)
 
@@ -402,11 +430,11 @@ def _answered(function: Callable[..., object]) -> Callable[..., bottle.HTTPRespo
 
     @functools.wraps(function)
     def route(*args: object, **kwargs: object) -> bottle.HTTPResponse:
-        from cpscore.amounts import _exact_arithmetic
+        from cpscore.amounts import exact_arithmetic
 
         # Each request has its own thread, whose decimal context starts as Python's
         # default (28 digits, rounding silently): make it exact, as the CLI's thread is.
-        _exact_arithmetic()
+        exact_arithmetic()
         try:
             return _json_answer(function(*args, **kwargs))
         except Failure as failure:
@@ -416,9 +444,9 @@ def _answered(function: Callable[..., object]) -> Callable[..., bottle.HTTPRespo
         except EnvironmentFailure as error:
             return _error(503, str(error))
         except Exception as error:  # a bug: one line, as the CLI says it
-            from cpscore.commands import _internal_error
+            from cpscore.errors import internal_error
 
-            return _error(500, _internal_error(error).format_message())
+            return _error(500, internal_error(error))
 
     return route
 
@@ -457,7 +485,10 @@ def _body() -> dict[str, Any]:
 def make_app(target: str, token: str | None = None) -> bottle.Bottle:
     """The application over the session file ``target``; with ``token``
     (shared on the network), every request must carry it."""
+    import threading
+
     app = bottle.Bottle(catchall=True, autojson=False)
+    saving = threading.Lock()
 
     def refused(response: bottle.HTTPError) -> str:
         bottle.response.content_type = "application/json; charset=utf-8"
@@ -511,10 +542,13 @@ def make_app(target: str, token: str | None = None) -> bottle.Bottle:
     def post_check() -> object:
         return check(target, _body())
 
+    keys: dict[str, tuple[int, str]] = {}  # save key -> the number and digest of the deal it saved (the newest KEYS)
+
     @app.post("/api/save")
     @_answered
     def post_save() -> object:
-        return save(target, _body())
+        with saving:  # one save at a time in this server: a retry finds the first one's key
+            return save(target, _body(), keys)
 
     @app.post("/api/undo")
     @_answered

@@ -18,9 +18,17 @@
   let timer = null;
   let asked = 0;         // the last check sent: older answers are dropped
   let undoArmed = null;
-  let undoDeal = null;   // the deal the armed Undo button names: only that one is removed
-  let enteringFor = null; // the deal number the hands being entered are for (the save expects it)
-  let notice = "";       // said under the deal until it is saved: another phone saved meanwhile
+  let undoDeal = null;   // the deal the armed Undo button names ({deal, digest}): only that one is removed
+  // The deal being entered: its key, made when it began and sent with every save of it (a retry
+  // of a save that landed, whose answer was lost, is answered "already saved" and saves nothing).
+  let draftKey = null;
+  let unanswered = false; // a save of this draft was sent and no answer came: it may have landed
+  let saving = false;    // a save is on its way
+  let shownTerms = null; // the terms the preview on the page was settled at: the save must still find them
+  let repeatOf = null;   // {deal, digest}: the earlier deal these hands are
+  let again = false;     // the table says it really was dealt twice: the save lets the repeat through
+  let notice = "";       // said under the deal until it is saved: the session changed meanwhile
+  let seen = null;       // what the session was when the preview was last made (see sessionMark)
 
   const $ = (id) => document.getElementById(id);
 
@@ -38,6 +46,8 @@
   }
 
   async function call(method, path, body) {
+    // The server's JSON answer; with "unreached" when none came (the network, or something between
+    // the phone and the server answering instead): a save may have landed all the same.
     const options = { method, headers: {} };
     if (token) options.headers["X-Cpscore-Token"] = token;
     if (body !== undefined) {
@@ -48,13 +58,32 @@
     try {
       response = await fetch(path, options);
     } catch (error) {
-      return { error: "the server cannot be reached: is cpscore serve still running?" };
+      return { error: "the server cannot be reached: is cpscore serve still running?", unreached: true };
     }
     try {
       return await response.json();
     } catch (error) {
-      return { error: `${response.status} ${response.statusText}` };
+      return {
+        error: `the server cannot be reached (the answer was ${response.status} ${response.statusText}, not the server's)`,
+        unreached: true,
+      };
     }
+  }
+
+  function newKey() {
+    const bytes = new Uint8Array(16);
+    window.crypto.getRandomValues(bytes);
+    return Array.from(bytes, (byte) => byte.toString(16).padStart(2, "0")).join("");
+  }
+
+  function digestOf(digest) {
+    // A deal's identity (8 hex digits of its own lines): what tells it from another deal of the same number.
+    return el("code", { class: "digest", text: digest || "" });
+  }
+
+  function dealNamed(number, digest) {
+    // "deal N (digest)", as nodes
+    return [`deal ${number} (`, digestOf(digest), ")"];
   }
 
   // Cards ----------------------------------------------------------------------
@@ -99,7 +128,7 @@
 
   function remember() {
     try {
-      const kept = { file: table.file, next: enteringFor ?? table.next, players: $("players").value, drafts };
+      const kept = { file: table.file, key: draftKey, unanswered, players: $("players").value, drafts };
       window.sessionStorage.setItem(STORE, JSON.stringify(kept));
     } catch (error) { /* no storage (a private window): nothing kept */ }
   }
@@ -109,7 +138,8 @@
       const kept = JSON.parse(window.sessionStorage.getItem(STORE) || "null");
       if (kept && kept.file === table.file) {
         Object.assign(drafts, kept.drafts);
-        enteringFor = kept.next;  // another phone may have saved meanwhile: the save says so
+        draftKey = typeof kept.key === "string" ? kept.key : null;  // the same deal: the same key
+        unanswered = kept.unanswered === true;
         return kept.players;
       }
     } catch (error) { /* nothing kept */ }
@@ -117,7 +147,12 @@
   }
 
   function forget() {
-    enteringFor = null;
+    // The draft's save was answered (saved, or saved already): the next deal is another draft.
+    draftKey = null;
+    unanswered = false;
+    shownTerms = null;
+    repeatOf = null;
+    again = false;
     notice = "";
     try { window.sessionStorage.removeItem(STORE); } catch (error) { /* nothing kept */ }
   }
@@ -275,7 +310,11 @@
 
   function changed() {
     $("saved").textContent = "";
-    if (enteringFor === null) enteringFor = table.next;
+    if (draftKey === null) draftKey = newKey();  // a draft begins
+    again = false;  // "dealt twice" was said of the hands as they were
+    shownTerms = null;  // what is shown is the hands as they were: no save until they are checked
+    $("save").disabled = true;
+    $("again").hidden = true;
     remember();
     refreshSeats();
     clearTimeout(timer);
@@ -290,9 +329,29 @@
 
   async function check() {
     const number = ++asked;
+    const mark = sessionMark();
     const answer = await call("POST", "api/check", dealBody());
     if (number !== asked) return;
+    if (answer.repeat && !answer.unreached) {
+      // These hands are an earlier deal's: the deal as it would be saved if it really was dealt twice.
+      const twice = await call("POST", "api/check", { ...dealBody(), again: true });
+      if (number !== asked) return;
+      if (twice.deal) {
+        answer.deal = twice.deal;
+        answer.terms = twice.terms;
+      }
+    }
+    seen = answer.unreached ? "unreached" : mark;  // unreached: checked again once the server answers
     showChecks(answer);
+  }
+
+  function repeatText(repeat) {
+    return `Deal ${repeat.deal} (${repeat.digest}) has the same hands: this deal is in the file already.`;
+  }
+
+  function lostText() {
+    return "The server cannot be reached, or its answer was lost (is cpscore serve still running? " +
+      "is this phone on the table's network?): the deal may be saved already. Tap Save again: it is never saved twice.";
   }
 
   function showChecks(answer) {
@@ -310,46 +369,100 @@
       notes.push(...(report.notes || []));
       $(`note-${index}`).textContent = notes.join(" ");
     });
-    const general = answer.field === null || answer.field === undefined;
+    repeatOf = answer.repeat || null;
+    const general = answer.field === null || answer.field === undefined || answer.field === "deal";
     $("players-error").textContent = answer.field === "players" ? answer.error : "";
     // "no hand yet" is said beside its seat only once the seat has cards
     const empty = answer.field && reports[answer.field] && reports[answer.field].empty;
     $("deal-error").textContent = general && answer.error ? answer.error : "";
+    if (repeatOf) $("deal-error").textContent = repeatText(repeatOf);
     if (empty) $("deal-error").textContent = "";
     if (notice && !$("deal-error").textContent) $("deal-error").textContent = notice;
-    const preview = $("preview");
-    preview.replaceChildren();
-    if (answer.deal) preview.append(el("h3", { text: "If saved" }), dealView(answer.deal));
-    $("save").disabled = !answer.deal;
+    // A save whose answer was lost: said until a save is answered (the check may see the deal it saved).
+    if (unanswered) $("deal-error").textContent = lostText();
+    shownTerms = answer.deal && answer.terms ? answer.terms : null;
+    // After a lost answer, hands that are an earlier deal's are most likely the deal that save landed as:
+    // no "if saved again" (Save asks the server, by the draft's key, first).
+    showPreview(unanswered && repeatOf ? null : answer.deal, repeatOf ? "If saved again" : "If saved");
+    // A repeat is saved only by the tap that says it was dealt twice; after a lost answer, Save asks first.
+    $("save").disabled = saving || !shownTerms || (repeatOf !== null && !unanswered);
+    $("again").hidden = !(repeatOf && shownTerms && !unanswered);
+    $("again").disabled = saving;
   }
 
-  async function save() {
+  function showPreview(deal, title) {
+    const preview = $("preview");
+    preview.replaceChildren();
+    if (deal) {
+      preview.append(el("h3", {}, `${title}: `, ...dealNamed(deal.deal, deal.digest)), dealView(deal));
+    }
+  }
+
+  async function save(dealtTwice) {
+    if (saving) return;
+    saving = true;
     $("save").disabled = true;
-    const body = dealBody();
-    body.expect = enteringFor ?? table.next;
+    $("again").disabled = true;
+    if (dealtTwice === true) again = true;
+    if (draftKey === null) draftKey = newKey();
+    const body = { ...dealBody(), key: draftKey, terms: shownTerms };
+    if (again) body.again = true;
+    unanswered = true;  // until an answer comes: kept with the draft, over a reload
+    remember();
     const answer = await call("POST", "api/save", body);
+    saving = false;
+    if (answer.unreached) {  // the save may have landed: the same key asks again, and saves it once
+      $("deal-error").textContent = lostText();
+      $("save").disabled = false;
+      $("again").hidden = true;
+      return;
+    }
+    unanswered = false;
+    remember();
     if (answer.error) {
-      if (/saved meanwhile/.test(answer.error)) {
-        // Another phone saved a deal since these hands were begun: said once; a second tap saves them.
+      if (answer.terms && answer.deal) {
+        // The file changed since the deal was shown: it is shown as it would now be, and a new tap saves it.
         await load(false);
-        enteringFor = table.next;
-        remember();
+        asked++;  // a check on its way is of the session as it was
+        seen = sessionMark();
+        notice = answer.error;
+        $("deal-error").textContent = notice;
+        shownTerms = answer.terms;
+        showPreview(answer.deal, repeatOf ? "If saved again" : "If saved");
+        $("save").disabled = repeatOf !== null;
+        $("again").hidden = repeatOf === null;
+        $("again").disabled = false;
+        return;
+      }
+      if (answer.repeat) {  // saved meanwhile with the same hands: said, and the deal checked again
+        again = false;
+        await load(false);
+        await check();
+        return;
       }
       if (answer.seats) showChecks(answer);
       const index = seats.indexOf(answer.field);
       if (index >= 0) $(`error-${index}`).textContent = answer.error;
       else if (answer.field === "players") $("players-error").textContent = answer.error;
       else $("deal-error").textContent = answer.error;
-      $("save").disabled = false;
+      $("save").disabled = !shownTerms;
+      $("again").disabled = false;
       return;
     }
     for (const name of Object.keys(drafts)) delete drafts[name];
     forget();
     active = 0;
     $("preview").replaceChildren();
+    $("again").hidden = true;
     const warnings = (answer.warnings || []).map((warning) => ` Warning: ${warning}`).join("");
     await load(true);
-    $("saved").textContent = `Saved deal ${answer.saved}.${warnings}`;
+    const saved = $("saved");
+    if (answer.already) {
+      saved.replaceChildren("This deal was already saved as ", ...dealNamed(answer.saved, answer.digest),
+        ": it is not saved twice.");
+    } else {
+      saved.replaceChildren("Saved ", ...dealNamed(answer.saved, answer.digest), `.${warnings}`);
+    }
   }
 
   // What the session says ------------------------------------------------------
@@ -417,10 +530,14 @@
 
     const deals = session.deals;
     const last = deals[deals.length - 1];
+    $("through").replaceChildren(...(last ? ["After ", ...dealNamed(last.deal, last.digest)] : []));
     const box = $("last-deal");
     box.replaceChildren();
-    if (last) box.append(el("h3", { text: `Deal ${last.deal} (line ${last.line})` }), dealView(last));
-    else box.append(el("p", { text: "No deal yet." }));
+    if (last) {
+      box.append(el("h3", {}, `Deal ${last.deal} (`, digestOf(last.digest), `, line ${last.line})`), dealView(last));
+    } else {
+      box.append(el("p", { text: "No deal yet." }));
+    }
     $("undo").disabled = !last;
 
     const pick = $("explain-deal");
@@ -497,16 +614,27 @@
     }
     showSession();
     showRules();
-    const last = session.deals.length ? session.deals[session.deals.length - 1].deal : null;
-    if (undoArmed !== null && last !== undoDeal) disarm();  // the last deal is another now
+    const last = session.deals.length ? session.deals[session.deals.length - 1] : null;
+    if (undoArmed !== null && (!last || last.deal !== undoDeal.deal || last.digest !== undoDeal.digest)) {
+      disarm();  // the last deal is another now
+    }
     if (fresh) check();
-    else if (before && before.next !== table.next && Object.keys(drafts).length) {
-      check();  // another phone saved: the preview is of the next deal now
-      if (enteringFor !== null && enteringFor !== table.next) {
+    else if (draftKey !== null && seen !== null && seen !== sessionMark()) {
+      // The session changed under the deal being entered (another phone, a command): the preview is
+      // of the deal as it would now be saved.
+      if (!unanswered && before && before.next < table.next) {
         notice = `Deal ${table.next - 1} was saved meanwhile (by another phone?): ` +
           "look at the last deal before saving this one.";
       }
+      check();
     }
+  }
+
+  function sessionMark() {
+    // What the deal being entered is settled against: the deals (each by its digest) and the table.
+    if (!table || !session) return null;
+    return JSON.stringify([session.deals.map((deal) => deal.digest), table.stake, table.pair_stakes, table.seats,
+      table.fantasyland, table.buy_in, table.over]);
   }
 
   function seatsChanged() {
@@ -520,19 +648,21 @@
     if (!last) return;
     const button = $("undo");
     if (undoArmed === null) {  // a second tap removes it: no dialog to dismiss on a phone
-      button.textContent = `Tap again to remove deal ${last.deal}`;
+      button.textContent = `Tap again to remove deal ${last.deal} (${last.digest})`;
       button.classList.add("armed");
-      undoDeal = last.deal;
+      undoDeal = { deal: last.deal, digest: last.digest };
       undoArmed = setTimeout(disarm, 5000);
       return;
     }
     const armed = undoDeal;
     disarm();
-    const answer = await call("POST", "api/undo", { expect: armed });
+    // The deal the button named, by its digest: if the last deal is another by now, nothing is removed.
+    const answer = await call("POST", "api/undo", { expect: armed.deal, digest: armed.digest });
     $("undo-error").textContent = answer.error || "";
+    $("undone").textContent = "";
+    await load(false);
     if (!answer.error) {
-      await load(false);
-      $("undone").textContent = `Removed deal ${answer.removed}.`;
+      $("undone").replaceChildren("Removed ", ...dealNamed(answer.removed, answer.digest), ".");
     }
   }
 
@@ -564,7 +694,8 @@
   document.addEventListener("DOMContentLoaded", () => {
     buildPicker();
     $("players").addEventListener("change", seatsChanged);
-    $("save").addEventListener("click", save);
+    $("save").addEventListener("click", () => save(false));
+    $("again").addEventListener("click", () => save(true));
     $("undo").addEventListener("click", undo);
     $("explain-deal").addEventListener("change", explainPlayers);
     $("explain-go").addEventListener("click", explain);
