@@ -319,22 +319,11 @@ class Replacement(_Edit):
         """The new deal settled as ``cpscore session`` will settle the new
         file (its stake, the bank, stacks, Fantasyland where they stand by
         then); every deal of it must still settle.  Its result and warnings."""
-        from cpscore.night import Night
+        from cpscore.night import settle_deal
 
-        night = Night()
-        found: list[DealResult] = []
-        notes: list[str] = []
-
-        def keep(result: DealResult) -> None:
-            if result.number == number:
-                found.append(result)
-                notes.extend(night.warnings)
-            night.warnings.clear()
-
-        night.settle_text(new, self.target, self.target, keep, "; the file is unchanged")
-        night.finish()
+        night, result, warnings = settle_deal(new, self.target, number, None, "; the file is unchanged")
         self.money = night.money
-        return found[0], notes
+        return result, warnings
 
     def _deal(self, header: Header, deals: list[DealText], index: int) -> tuple[Deal, RuleSet, list[str]]:
         """The new deal, checked against the file's rules and the players of its

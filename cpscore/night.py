@@ -73,6 +73,8 @@ __all__ = [
     "buy_in_amount",
     "check_buy_in",
     "header_pair_stakes",
+    "settle_deal",
+    "spade_bonus_rules",
     "same_hands_key",
 ]
 
@@ -135,18 +137,29 @@ class Changed(DealError):
         self.result = result
 
 
-def buy_in_amount(text: str, what: str) -> Amount:
-    """A buy-in as written (``@buy-in 100``, ``--buy-in 100``): an exact amount above 0."""
+def buy_in_amount(text: str, what: str = "") -> Amount:
+    """A buy-in as written (``@buy-in 100``, ``--buy-in 100``): an exact amount
+    above 0; errors start with ``what`` (the header line), if any."""
     from cpscore.amounts import AmountError, parse_amount
-    from cpscore.errors import shown
 
+    prefix = f"{what} " if what else ""
     try:
         amount = parse_amount(text)
     except AmountError as error:
-        raise DealError(f"{what} {error}") from None
+        raise DealError(f"{prefix}{error}") from None
     if amount <= 0:
-        raise DealError(f"{what} {shown(text)} is not above 0: a buy-in is the money each player brings to the table")
+        raise DealError(f"{prefix}{shown(text)} is not above 0: a buy-in is the money each player brings to the table")
     return amount
+
+
+def spade_bonus_rules(rules: RuleSet) -> RuleSet:
+    """The rules with the spade bonus on (``--spade-bonus``): an option with no
+    effect, under rules that pay no royalties, is an error."""
+    from cpscore.rules import with_spade_bonus
+
+    if rules.royalties.mode == "none":
+        raise OptionError("--spade-bonus", f"has no effect: the {rules.id} rules pay no royalties to double")
+    return with_spade_bonus(rules)
 
 
 def check_buy_in(rules: RuleSet, buy_in: Amount | None, what: str = "--buy-in") -> None:
@@ -266,20 +279,14 @@ class Night:
 
     def _rules_of(self, header: Header, path: str | None) -> RuleSet | None:
         own = header_rules(header, path)
-        if own is not None and self.spade_bonus:
-            from cpscore.rules import with_spade_bonus
-
-            own = with_spade_bonus(own)
-        return own
+        return spade_bonus_rules(own) if own is not None and self.spade_bonus else own
 
     def _start(self, header: Header, path: str | None) -> None:
-        from cpscore.rules import get_rules, with_spade_bonus
+        from cpscore.rules import get_rules
 
         rules = self.given_rules or header_rules(header, path) or get_rules("2-4")
         if self.spade_bonus:
-            if rules.royalties.mode == "none":
-                raise OptionError("--spade-bonus", f"has no effect: the {rules.id} rules pay no royalties to double")
-            rules = with_spade_bonus(rules)
+            rules = spade_bonus_rules(rules)
         where = header.where
         stake = self.given_stake
         if stake is None and header.stake is not None:
@@ -418,6 +425,31 @@ class Night:
         return results
 
 
+def settle_deal(
+    text: str, target: str, number: int, rules: RuleSet | None = None, fix: str = "", *, repeats: bool = False
+) -> tuple[Night, DealResult, list[str]]:
+    """A file's text, as a command is about to write it, read as ``cpscore
+    session`` reads it (every deal must settle, and the night's checks at its
+    end hold): the night after it, the result of deal ``number`` (the one the
+    command writes) and that deal's warnings.  With ``repeats``, the night's
+    :attr:`Night.repeat_of` is about its last deal."""
+    night = Night(rules, repeats=repeats)
+    found: list[DealResult] = []
+    warnings: list[str] = []
+
+    def keep(result: DealResult) -> None:
+        if result.number == number:
+            found.append(result)
+            warnings.extend(night.warnings)
+        night.warnings.clear()  # about the other deals: not this command's business
+
+    night.settle_text(text, target, target, keep, fix)
+    night.finish()
+    if len(found) != 1:
+        raise DealError(f"the deal would not read back the same from {target}; the file is unchanged")
+    return night, found[0], warnings
+
+
 # Appending a deal: the next deal as it will be written -----------------------------
 
 
@@ -517,32 +549,17 @@ class Append:
         return bom + text.encode("utf-8")
 
     def _settle(self, text: str, number: int) -> tuple[DealResult, list[str]]:
-        """The new deal settled as ``cpscore session`` will settle it: the new
-        text read as a night (:class:`cpscore.night.Night`), whose last deal it
-        is; refused when its hands are an earlier deal's (unless ``again``), or
-        when ``expect`` names other terms than it has now (:class:`cpscore.night.Changed`).
+        """The new deal settled as ``cpscore session`` will settle it (:func:`settle_deal`);
+        refused when its hands are an earlier deal's (unless ``again``), or
+        when ``expect`` names other terms than it has now (:class:`Changed`).
         Returns its result and its warnings."""
-
-        after = Night(self.rules, repeats=True)
-        found: list[DealResult] = []
-
-        def keep(result: DealResult) -> None:
-            if result.number < number:
-                after.warnings.clear()  # about the deals already in the file: not this command's business
-            else:
-                found.append(result)
-
-        after.settle_text(text, self.target, self.target, keep, FIX)
-        after.finish()
-        if len(found) != 1:
-            raise DealError(f"the deal would not read back the same from {self.target}; it was not added")
-        result = found[0]
+        after, result, warnings = settle_deal(text, self.target, number, self.rules, FIX, repeats=True)
         if after.repeat_of is not None and not self.again:
             raise Repeat(*after.repeat_of, self.target)
         if self.expect is not None and terms(result) != self.expect:
             raise Changed(result, self.target)
         self.money = after.money
-        return result, after.warnings
+        return result, warnings
 
     def _settings(
         self, header: Header, ledger: Ledger, known: Names, count: int

@@ -191,10 +191,15 @@ def load_rules(ctx: click.Context, param: click.Parameter | None, value: str):
 
 
 def apply_flags(rules, spade_bonus: bool):
-    from cpscore.rules import with_spade_bonus
+    """The rules with ``--spade-bonus`` (:func:`cpscore.night.spade_bonus_rules`)."""
+    if not spade_bonus:
+        return rules
+    from cpscore.night import OptionError, spade_bonus_rules
 
-    _spade_bonus_has_effect(rules, spade_bonus)
-    return with_spade_bonus(rules) if spade_bonus else rules
+    try:
+        return spade_bonus_rules(rules)
+    except OptionError as error:
+        raise click.BadParameter(error.detail, param_hint=f"'{error.option}'") from None
 
 
 class Digest(click.ParamType):
@@ -226,15 +231,14 @@ def player_option(name: str, help: str):
 
 
 def _parse_amount(text: str, what: str):
-    from cpscore.amounts import AmountError, parse_amount, shown
+    """A stake (:func:`cpscore.session.stake_amount`) as an option's value."""
+    from cpscore.errors import CpscoreError
+    from cpscore.session import stake_amount
 
     try:
-        amount = parse_amount(text)
-    except AmountError as error:
-        raise click.BadParameter(f"{what} {error}") from None
-    if amount < 0:
-        raise click.BadParameter(f"{what} {shown(text)} is negative: a stake is an amount of money per unit, 0 or more")
-    return amount
+        return stake_amount(text, what)
+    except CpscoreError as error:
+        raise click.BadParameter(str(error)) from None
 
 
 def buy_in_option(help: str):
@@ -244,25 +248,24 @@ def buy_in_option(help: str):
 def _load_buy_in(ctx: click.Context, param: click.Parameter, value: str | None):
     if value is None:
         return None
-    from cpscore.amounts import AmountError, parse_amount
+    from cpscore.errors import CpscoreError
+    from cpscore.night import buy_in_amount
 
     try:
-        amount = parse_amount(value)
-    except AmountError as error:
+        return buy_in_amount(value)
+    except CpscoreError as error:
         raise click.BadParameter(str(error)) from None
-    if amount <= 0:
-        raise click.BadParameter(
-            f"{shown(value)} is not above 0: a buy-in is the money each player brings to the table"
-        )
-    return amount
 
 
-def check_buy_in(rules, buy_in, what: str = "--buy-in") -> None:
-    """A buy-in has an effect only under table stakes (docs/rules.md 12)."""
-    if buy_in is not None and not rules.table_stakes:
-        raise InputError(
-            f"{what} has no effect: the {rules.id} rules do not play table stakes (table_stakes in a rule file)"
-        )
+def check_buy_in(rules, buy_in) -> None:
+    """A buy-in has an effect only under table stakes (:func:`cpscore.night.check_buy_in`)."""
+    from cpscore.errors import CpscoreError
+    from cpscore.night import check_buy_in as checked
+
+    try:
+        checked(rules, buy_in)
+    except CpscoreError as error:
+        raise InputError(str(error)) from None
 
 
 def banker_option(function):
@@ -323,13 +326,6 @@ def check_pair_stakes(places, players) -> None:
     from cpscore.deal import check_pair_players
 
     check_pair_players(((*sorted(pair), where) for pair, where in places.items()), players)
-
-
-def _spade_bonus_has_effect(rules, spade_bonus: bool) -> None:
-    if spade_bonus and rules.royalties.mode == "none":
-        raise click.BadParameter(
-            f"has no effect: the {rules.id} rules pay no royalties to double", param_hint="'--spade-bonus'"
-        )
 
 
 def use_colour(fmt: str) -> bool:
