@@ -48,7 +48,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 EXAMPLES = ROOT / "examples"
 
-MAX_LINE = 600
+MAX_LINE = 300
 PRESETS = (
     "2-4", "1-6", "ofc", "ofc-western", "pineapple", "taiwanese", "shisanshui", "maubinh", "capsa", "pusoy",
     "pineapple-ru",
@@ -1066,6 +1066,10 @@ def gen_session(rng: random.Random) -> Case:
             source = rng.choice(["missing.txt", "folder", "/dev/null", ""])
             files["folder"] = "<dir>"
     groups = [[source]]
+    if source != "-" and source in files and rng.random() < 0.08:  # the same file again: refused by what it is
+        again = rng.choice(["./" + source, "link.txt", "hard.txt", source])
+        files["link.txt"], files["hard.txt"] = f"<symlink:{source}>", f"<hardlink:{source}>"
+        groups.append([again])
     if rng.random() < 0.3:
         groups.append(_rules_args(rng, files, chance=1.0))
     groups.append(stake_options(rng, names) if rng.random() < 0.5 else [])
@@ -1134,6 +1138,8 @@ def gen_add(rng: random.Random) -> Case:
     if rng.random() < 0.1 and len(players) > 1:
         groups.append(["--pair-stake", f"{players[0]}:{players[1]}={random_amount(rng)}"])
     groups += _player_options(rng, players, ("--surrender", "--waive", "--new-player"))
+    if rng.random() < 0.15:
+        groups.append(["--again"])
     args = ["add", *_shuffle_groups(rng, groups), target, *hands]
     return Case("add", args, files, stdin)
 
@@ -1161,17 +1167,42 @@ def gen_stats(rng: random.Random) -> Case:
     return Case("stats", ["stats", *_shuffle_groups(rng, groups)], files, stdin)
 
 
+def _expect_args(rng: random.Random, files: dict, target: str) -> list[str]:
+    """Sometimes ``--expect DIGEST``: a digest of one of the file's deals, any 8 hex digits, or junk."""
+    if rng.random() < 0.6:
+        return []
+    digests = []
+    data = files.get(target)
+    if isinstance(data, bytes):
+        from cpscore.session import deal_digest, read_session
+        from cpscore.textio import decode, split_lines
+
+        try:
+            digests = [deal_digest(deal) for deal in read_session(split_lines(decode(data, target), target), target)[1]]
+        except Exception:  # a mutated file that does not read: no digest of it
+            digests = []
+    choice = rng.random()
+    if digests and choice < 0.6:
+        value = rng.choice(digests)
+        value = value.upper() if rng.random() < 0.1 else value
+    elif choice < 0.85:
+        value = f"{rng.getrandbits(32):08x}"
+    else:
+        value = rng.choice(["", "xyz", "1234567", "123456789", "zzzzzzzz", " 0badf00d", random_junk_string(rng)])
+    return ["--expect", value]
+
+
 def gen_undo(rng: random.Random) -> Case:
     files: dict[str, object] = {}
     target, _ = _session_file(rng, files)
-    return Case("undo", ["undo", target], files)
+    return Case("undo", ["undo", target, *_expect_args(rng, files, target)], files)
 
 
 def gen_remove(rng: random.Random) -> Case:
     files: dict[str, object] = {}
     target, _ = _session_file(rng, files)
     number = rng.choice(["1", "2", "3", "0", "-1", "9", "x", "1.5", "٣", ""])
-    return Case("remove", ["remove", target, number], files)
+    return Case("remove", ["remove", target, number, *_expect_args(rng, files, target)], files)
 
 
 def gen_replace(rng: random.Random) -> Case:
@@ -1181,6 +1212,7 @@ def gen_replace(rng: random.Random) -> Case:
     entries = random_entries(rng, names or random_names(rng, 2), markers=rng.random() < 0.2)
     hands = [f"{name}={hand}" for name, hand in entries]
     groups = _player_options(rng, names, ("--surrender", "--waive", "--new-player"))
+    groups.append(_expect_args(rng, files, target))
     return Case("replace", ["replace", *_shuffle_groups(rng, groups), target, number, *hands], files)
 
 
@@ -1212,11 +1244,10 @@ def gen_arrange(rng: random.Random) -> Case:
     groups.append(_rules_args(rng, files, chance=0.5))
     if rng.random() < 0.3:
         top = rng.choice(["1", "2", "3", "5"]) if rng.random() < 0.7 else random_int_text(rng)
-        if top.isdigit() and len(top) < 4300 and int(top) > 50:  # every setting: seconds of output, by request
-            top = "50"
+        # over 20 (arrange's bound) it is refused at once: no clamp is needed to keep a case short
         groups.append(["--top", top])
     if rng.random() < 0.3:
-        value = rng.choice(["1", "2", "3", "5"]) if rng.random() < 0.8 else rng.choice(["0", "-1", "x", "", "٣", "1.5"])
+        value = rng.choice(["1", "2", "3", "5"]) if rng.random() < 0.8 else rng.choice(["0", "-1", "x", "", "٣", "1.5", "501", "100000"])
         groups.append(["--simulate", value])
     groups += _format_args(rng, "arrange", explain=False)
     return Case("arrange", ["arrange", *_shuffle_groups(rng, groups)], files, stdin)
