@@ -44,11 +44,11 @@ def hot_totals(path: str, rules: RuleSet) -> dict[str, Amount]:
     (the rule sets 1-6, ofc and taiwanese; no stakes, no surrender, no markers)."""
     from cpscore.scoring import royalty
 
-    method = rules.method
+    method = rules.methods.method
     mode = rules.royalties.mode
-    naturals = bool(rules.naturals)
-    scoop_doubles, home_run = rules.scoop_doubles, rules.home_run
-    fewest = rules.home_run_min_opponents  # opponents a home run needs
+    naturals = bool(rules.naturals.units)
+    scoop_doubles, home_run = rules.multipliers.scoop_doubles, rules.multipliers.home_run
+    fewest = rules.multipliers.home_run_min_opponents  # opponents a home run needs
     memo: dict[tuple[int, int], Amount] = {}
     totals: dict[str, Amount] = {}
     deal: list[tuple[str, str]] = []

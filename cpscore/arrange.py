@@ -108,7 +108,7 @@ from typing import TYPE_CHECKING
 from cpscore.cards import RANK_OF, ROW_NAMES, SUIT_OF, Card, Hand
 from cpscore.errors import CardError, RulesError
 from cpscore.records import Record
-from cpscore.rules import METHOD_BONUSES, RuleSet
+from cpscore.rules import METHOD_BONUSES, Money, RuleSet
 from cpscore.scoring import kernel, royalty
 
 if TYPE_CHECKING:
@@ -297,7 +297,7 @@ def _twos(plain: int) -> int:
 def refusal(rules: RuleSet) -> str | None:
     """Why the arranger cannot arrange under these rules, or None: a setting
     it does not model, and what to do."""
-    if rules.low_middle:
+    if rules.rows.low_middle:
         return (
             f"the arranger does not play the middle low (low_middle, rules {rules.id}): its baseline plays it high;"
             " arrange under a rule file with low_middle = false"
@@ -314,16 +314,16 @@ def refusal(rules: RuleSet) -> str | None:
 def _role(rules: RuleSet, banker: bool | None) -> bool | None:
     """Whether the hand banks, where that changes the estimate (else None); an
     error when it does and ``banker`` does not say, or when there is no banker."""
-    if rules.pairing != "banker":
+    if rules.banker.pairing != "banker":
         if banker is not None:
             raise RulesError(
                 f"the {rules.id} rules settle every pair: there is no banker (leave out --banker and --player)"
             )
         return None
     reasons = []
-    if rules.banker_wins_ties and rules.suit_order is None:
+    if rules.banker.banker_wins_ties and rules.suits.suit_order is None:
         reasons.append("tied rows go to the banker (banker_wins_ties)")
-    if rules.home_run and rules.home_run_min_opponents == 1:
+    if rules.multipliers.home_run and rules.multipliers.home_run_min_opponents == 1:
         reasons.append("only the banker makes a home run (home_run_min_opponents = 1)")
     if not reasons:
         return None  # the hand's settings are worth the same either way
@@ -357,7 +357,7 @@ class _Model:
         self.rules = rules
         mode = rules.royalties.mode
         self.mode = mode
-        self.second = rules.wheel == "second"
+        self.second = rules.rows.wheel == "second"
         tables = dict(_tables())
         if self.second:
             from cpscore.hands import wheel_second
@@ -369,14 +369,16 @@ class _Model:
         self.both_rows = spade == "row"  # the opponent's royalty in a 2s row doubles too
         self.cancel = rules.royalties.cancel_when_both and mode in ("row-bonus", "row-value")
         #: Suit strengths by suit code (3 highest) under suit_order, else None.
-        self.strength = None if rules.suit_order is None else [3 - rules.suit_order.index(suit) for suit in "cdhs"]
-        self.suit_foul = rules.suit_foul
+        self.strength = (
+            None if rules.suits.suit_order is None else [3 - rules.suits.suit_order.index(suit) for suit in "cdhs"]
+        )
+        self.suit_foul = rules.suits.suit_foul
         self.broken = rules.royalties.broken_royalties
         #: Whether a row's chances depend on more than its value (its cards, the hand's).
         self.by_cards = self.strength is not None or self.spade is not None
         #: The tie chance's share that is won, when the rules give ties to one side.
         self.tie_share: float | None = None
-        if banker is not None and rules.banker_wins_ties and self.strength is None:
+        if banker is not None and rules.banker.banker_wins_ties and self.strength is None:
             self.tie_share = 1.0 if banker else 0.0
         self._sums: dict[str, dict[str, list[float]]] = {}
         self.opponent_holder = 0.0
@@ -388,16 +390,16 @@ class _Model:
         #: Per row and spade variant: value -> (win, lose, royalty term), and value -> the tie.
         self.chances: dict[str, list[dict[int, _Chances]]] = {row: [{}, {}, {}] for row in ROW_NAMES}
         self.ties: dict[str, list[dict[int, _Tie]]] = {row: [{}, {}, {}] for row in ROW_NAMES}
-        home_run = rules.home_run and rules.home_run_min_opponents == 1
-        doubles = 2 if rules.scoop_doubles else 1
+        home_run = rules.multipliers.home_run and rules.multipliers.home_run_min_opponents == 1
+        doubles = 2 if rules.multipliers.scoop_doubles else 1
         #: What our scoop and the opponent's are multiplied by (docs/rules.md 8).
         self.multipliers = (
             doubles * (2 if home_run and banker is not False else 1),
             doubles * (2 if home_run and banker is not True else 1),
         )
-        self.value = _value_function(rules.method, self.opponent_holder, self.multipliers)
-        two, three = METHOD_BONUSES[rules.method]
-        units = _scoop_units(rules.method)
+        self.value = _value_function(rules.methods.method, self.opponent_holder, self.multipliers)
+        two, three = METHOD_BONUSES[rules.methods.method]
+        units = _scoop_units(rules.methods.method)
         self._pair = float(two)  # the bonus for two rows won
         # All three won (two rows won three ways, less the overlap), with the scoop's units again.
         self._triples = tuple((multiplier - 1) * units - 2 * two + three for multiplier in self.multipliers)
@@ -984,7 +986,7 @@ def _check_cards(cards: Sequence[Card], rules: RuleSet, fantasyland: bool | None
         raise CardError(
             f"{', '.join(twice)} {'is' if len(twice) == 1 else 'are'} given twice: the arranger takes different cards"
         )
-    has_fantasyland = rules.fantasyland != "none"
+    has_fantasyland = rules.ofc.fantasyland != "none"
     if count == 13 or (has_fantasyland and 14 <= count <= 17):
         if fantasyland and not has_fantasyland:
             raise RulesError(f"the {rules.id} rules have no Fantasyland: arrange the hand as a plain one")
@@ -1246,9 +1248,9 @@ def _settling_rules(rules: RuleSet) -> RuleSet:
     """The rules a simulated deal is settled under: without caps and table
     stakes, which cut money after the units are scored, and need a session's
     buy-in (``simulate`` averages units)."""
-    if rules.cap is None and rules.table_stakes is None:
+    if rules.money.cap is None and rules.money.table_stakes is None:
         return rules
-    return rules._replace(cap=None, cap_scope="deal", table_stakes=None)
+    return rules._replace(money=Money())
 
 
 def simulate(
@@ -1276,14 +1278,14 @@ def simulate(
 
     rng = random.Random(seed)
     settling = _settling_rules(rules)
-    bank = None if rules.pairing != "banker" else "them" if banker is False else "you"
+    bank = None if rules.banker.pairing != "banker" else "them" if banker is False else "you"
     mine = {card.code for card in cards}
     others = [code for code in range(52) if code not in mine]
     seats = [Seat("you", "you", setting.hand, None, False, True, False) for setting in settings]
     totals = [0.0] * len(settings)
     for _ in range(rounds):
         front, middle, back = baseline(rng.sample(others, 13))
-        if rules.suit_foul:
+        if rules.suits.suit_foul:
             foul = evaluate_core(front, middle, back, rules).foul
             if foul is not None and foul.by_suit:
                 middle, back = back, middle
@@ -1326,7 +1328,7 @@ def arrangement(
         from cpscore.naturals import claims
 
         naturals = claims(cards, rules)  # in the order a hand claims them (natural_order, natural_rank)
-    units = rules.naturals[naturals[0]] if naturals else None
+    units = rules.naturals.units[naturals[0]] if naturals else None
     recommend, natural_hand = None, None
     if units is not None and float(units) > settings[0].worth:
         recommend = naturals[0]

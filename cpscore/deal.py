@@ -367,9 +367,9 @@ def _seats_one_by_one(entries: list[Entry], flags: dict[str, set[str]], rules: R
         players.check(entry.name, entry.where)
         seat = _seat(entry, flags)
         owners.check(seat.owner, entry.where)  # Amy[1] and amy: one player written two ways
-        if seat.fantasyland and rules and rules.fantasyland == "none":
+        if seat.fantasyland and rules and rules.ofc.fantasyland == "none":
             _no_fantasyland(entry, rules)
-        if seat.banker and rules and rules.pairing != "banker":
+        if seat.banker and rules and rules.banker.pairing != "banker":
             _no_banker(entry, rules)
         seats.append(seat)
     return seats
@@ -398,18 +398,18 @@ def build_deal(
         for marker, given in (("surrender", surrender), ("waive", waive), ("fantasyland", fantasyland))
         if given
     }
-    if flags.get("fantasyland") and rules and rules.fantasyland == "none":
+    if flags.get("fantasyland") and rules and rules.ofc.fantasyland == "none":
         raise DealError(f"--fantasyland has no effect: the {rules.id} rules have no Fantasyland")
-    max_players = rules.max_players if rules else 4
+    max_players = rules.methods.max_players if rules else 4
     keys = {name_key(name) for name in names}
     if len(keys) == len(names) and all(owner(name) is name for name in names):
         # Every name distinct in every spelling, no OWNER[LABEL]: nothing to compare one by one.
         seats = []
         for entry in entries:
             seat = _seat(entry, flags)
-            if seat.fantasyland and rules and rules.fantasyland == "none":
+            if seat.fantasyland and rules and rules.ofc.fantasyland == "none":
                 _no_fantasyland(entry, rules)
-            if seat.banker and rules and rules.pairing != "banker":
+            if seat.banker and rules and rules.banker.pairing != "banker":
                 _no_banker(entry, rules)
             seats.append(seat)
     else:

@@ -96,7 +96,7 @@ def _hand(player: str, row: Row) -> str:
 def _ranked(value: int, rules: RuleSet) -> int:
     """A row's value as its ranks compare it: with ``suit_order`` its suits are
     kept below the ranks, and are left out here."""
-    return value >> SUIT_BITS if rules.suit_order is not None else value
+    return value >> SUIT_BITS if rules.suits.suit_order is not None else value
 
 
 def _suits(cards: tuple[Card, ...], others: tuple[Card, ...], plain: int, rules: RuleSet) -> str:
@@ -104,7 +104,7 @@ def _suits(cards: tuple[Card, ...], others: tuple[Card, ...], plain: int, rules:
     ``suit_order`` compares them (docs/rules.md 12), and the first two cards
     whose suits differ: '(s h c d): Ks Kd 4c against Kh Kc 4d, Ks over Kh
     (spades over hearts)'."""
-    order = rules.suit_order
+    order = rules.suits.suit_order
     assert order is not None  # suits decide only with a suit order
     mine, theirs = (" ".join(map(str, suit_lineup(row, plain, order))) for row in (cards, others))
     decider = suit_decider(cards, others, plain, order)
@@ -124,9 +124,9 @@ def foul_reason(
         why = "suits count (suit_foul) " + _suits(stronger.cards, weaker.cards, stronger.plain, rules)
     else:
         why = deciding(foul.stronger_value, foul.weaker_value)
-    if rules is not None and rules.foul_plays and both_fouled:
+    if rules is not None and rules.rows.foul_plays and both_fouled:
         result = f"two fouled hands pay no penalty: {name} plays the rows as set (foul_plays), holding no royalties"
-    elif rules is not None and rules.foul_plays:
+    elif rules is not None and rules.rows.foul_plays:
         result = f"{name} pays a penalty and plays the rows as set (foul_plays), holding no royalties"
     else:
         result = f"{name} loses every row and holds no royalties"
@@ -220,8 +220,8 @@ def _claimed(player: PlayerResult, rules: RuleSet) -> list[str]:
     if natural is None or natural.id == FALSE_CLAIM or player.seat.hand is not None:
         return []
     made = claims(player.seat.cards, rules)
-    values = [rules.naturals[made_id] for made_id in made]
-    if rules.natural_order == "rank":
+    values = [rules.naturals.units[made_id] for made_id in made]
+    if rules.naturals.natural_order == "rank":
         if len(made) < 2:
             return []
         how = "the first of them in natural_rank is claimed (natural_order rank)"
@@ -229,7 +229,7 @@ def _claimed(player: PlayerResult, rules: RuleSet) -> list[str]:
         return []
     else:
         how = "the most valuable is claimed, and of equal values the first in natural_rank"
-    listed = ", ".join(f"{label(made_id)} ({number(rules.naturals[made_id])})" for made_id in made)
+    listed = ", ".join(f"{label(made_id)} ({number(rules.naturals.units[made_id])})" for made_id in made)
     return [f"{player.name}'s cards make {listed}: {how}: {label(natural.id)}"]
 
 
@@ -241,7 +241,7 @@ def _naturals(pair: PairResult, a: PlayerResult, b: PlayerResult, rules: RuleSet
     if false_a or false_b:
         return lines + _false_claims(pair, a, b, rules, false_a, false_b)
     if natural_a and natural_b:
-        if rules.natural_vs_natural == "net":
+        if rules.naturals.natural_vs_natural == "net":
             what = (
                 f"both {_natural_words(natural_a)}"
                 if natural_a.id == natural_b.id
@@ -256,7 +256,7 @@ def _naturals(pair: PairResult, a: PlayerResult, b: PlayerResult, rules: RuleSet
         else:
             higher, lower = (a, b) if compare(natural_a, natural_b, rules) > 0 else (b, a)
             assert higher.natural is not None and lower.natural is not None  # both claim a natural
-            if rules.natural_order == "rank":
+            if rules.naturals.natural_order == "rank":
                 why = f"{label(higher.natural.id)} is earlier in natural_rank (natural_order rank), so {higher.name}'s"
             elif higher.natural.units == lower.natural.units:
                 why = f"equal values, and {label(higher.natural.id)} is earlier in natural_rank: {higher.name}'s"
@@ -287,14 +287,14 @@ def _false_claims(
         lines.append(f"{other.name} claims {_natural_words(other.natural)}: it collects its own value instead")
     else:
         lines.append(
-            f"{claimer.name} pays {other.name} the false_claim, {number(rules.false_claim or 0)}; no rows are played"
+            f"{claimer.name} pays {other.name} the false_claim, {number(rules.naturals.false_claim or 0)}; no rows are played"
         )
     lines.append(f"natural {signed(pair.natural)}; false claims and naturals are never multiplied")
     return lines
 
 
 def _surrender(pair: PairResult, a: PlayerResult, b: PlayerResult, settlement: Settlement) -> list[str]:
-    surrender = settlement.rules.surrender
+    surrender = settlement.rules.methods.surrender
     assert surrender is not None  # settle() refuses a surrender under rules that have none
     if a.seat.surrendered and b.seat.surrendered:
         return ["both surrender: nothing changes hands"]
@@ -316,7 +316,7 @@ def _rows(pair: PairResult, a: PlayerResult, b: PlayerResult, settlement: Settle
         lines.append(foul_reason(player.name, player.foul, rules, player.assessment, len(fouled) == 2))
     assert a.assessment is not None and b.assessment is not None  # the rows were played: both are set hands
     core_a, core_b = a.assessment.core, b.assessment.core
-    as_set = not fouled or rules.foul_plays  # the rows are compared as they are set
+    as_set = not fouled or rules.rows.foul_plays  # the rows are compared as they are set
     extras: tuple[Amount, Amount, Amount] = (0, 0, 0)
     if rules.royalties.mode in ("row-bonus", "row-value"):
         extras = row_extras(rules, core_a, core_b, pair.rows)
@@ -324,7 +324,7 @@ def _rows(pair: PairResult, a: PlayerResult, b: PlayerResult, settlement: Settle
     for index, outcome in enumerate(pair.rows):
         mine, theirs = a.assessment.rows[index], b.assessment.rows[index]
         note = pair.notes[index]
-        low = rules.low_middle and mine.name == "middle"
+        low = rules.rows.low_middle and mine.name == "middle"
         if not as_set:
             what = f"{a.name if outcome > 0 else b.name} takes it" if outcome else "both fouled: no row is played"
             why = ""
@@ -493,10 +493,10 @@ def _multiplier(pair: PairResult, a: PlayerResult, b: PlayerResult, rules: RuleS
         return []
     scooper = a.name if pair.rows == (1, 1, 1) else b.name
     lines = []
-    if rules.scoop_doubles:
+    if rules.multipliers.scoop_doubles:
         lines.append(f"{scooper} scoops {b.name if scooper == a.name else a.name}: doubled")
-    if pair.multiplier == 4 or (pair.multiplier == 2 and not rules.scoop_doubles):
-        fewest = f"at least {rules.home_run_min_opponents}"
+    if pair.multiplier == 4 or (pair.multiplier == 2 and not rules.multipliers.scoop_doubles):
+        fewest = f"at least {rules.multipliers.home_run_min_opponents}"
         lines.append(f"home run: {scooper} scoops every opponent ({fewest}): doubled again")
     return [f"multiplier x{pair.multiplier}: " + "; ".join(lines)]
 
@@ -506,13 +506,13 @@ def _penalty(pair: PairResult, a: PlayerResult, b: PlayerResult, rules: RuleSet)
     if not pair.penalty:
         return []
     fouled, live = (b, a) if pair.penalty > 0 else (a, b)
-    bonus = method_bonus(rules.method, (1, 1, 1))
+    bonus = method_bonus(rules.methods.method, (1, 1, 1))
     base = 3 + bonus
     times = magnitude(pair.penalty) / base
     doubled = []
-    if times >= 2 and rules.scoop_doubles:
+    if times >= 2 and rules.multipliers.scoop_doubles:
         doubled.append(" x 2 (scoops double)")
-    if times == 4 or (times == 2 and not rules.scoop_doubles):
+    if times == 4 or (times == 2 and not rules.multipliers.scoop_doubles):
         doubled.append(f" x 2 ({live.name}'s home run)")
     steps = f"3 rows + {number(bonus)} bonus" if bonus else "3 rows"
     if doubled:
@@ -534,7 +534,7 @@ def _split(pair: PairResult, split: Split | None, rules: RuleSet) -> list[str]:
     opponent = pair.b if split.hitter == pair.a else pair.a
     units = split.units[opponent]
     return [
-        f"home run: {split.hitter} scoops every opponent (at least {rules.home_run_min_opponents}), split equally "
+        f"home run: {split.hitter} scoops every opponent (at least {rules.multipliers.home_run_min_opponents}), split equally "
         f"(home_run_split): each opponent pays its own units u and T / n more; u = {own}; "
         f"T = {number(split.total)}, n = {count}",
         f"split   T / n = {number(split.total)} / {count}{rounded} = {share}; "
@@ -561,7 +561,7 @@ def explain_pair(pair: PairResult, settlement: Settlement, cut: Cut | None = Non
     elif pair.decided_by == "surrender":
         body = _surrender(pair, a, b, settlement)
     else:
-        body = _rows(pair, a, b, settlement) + _bonus(pair, a, b, rules.method)
+        body = _rows(pair, a, b, settlement) + _bonus(pair, a, b, rules.methods.method)
         body += _royalties(pair, a, b, settlement) + _multiplier(pair, a, b, rules)
         body += _penalty(pair, a, b, rules) + _split(pair, split, rules)
     lines += ["  " + line for line in body]
@@ -599,7 +599,7 @@ def _cut(cut: Cut, rules: RuleSet) -> str:
     owed, paid = number(cut.owed), number(cut.paid)
     if cut.kind == "cap":
         limit = number(cut.limit)
-        scope = "the session so far" if rules.cap_scope == "session" else "this deal"
+        scope = "the session so far" if rules.money.cap_scope == "session" else "this deal"
         room = f"min({_minus(cut.limit, cut.payee_before)}, {_minus(cut.limit, -cut.payer_before)})"
         return (
             f"cut     cap {limit} on each player's net over {scope}: before this payment {cut.payee} stands at "

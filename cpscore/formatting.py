@@ -192,7 +192,7 @@ def render_table(
         parts += ["", f"Money won by each player from each opponent (stake {stakes}):", ""]
         parts.append(_matrix(settlement, lambda pair: pair.amount, lambda player: player.amount, style))
     limits = [f"Cut: {cut_text(cut, rules)}" for cut in cuts(settlement).values()]
-    stacks = settlement.standing.stacks if rules.table_stakes and settlement.standing else None
+    stacks = settlement.standing.stacks if rules.money.table_stakes and settlement.standing else None
     if stacks is not None:
         limits.append(
             "Stacks after the deal: " + ", ".join(f"{name} {number(stack)}" for name, stack in stacks.items())
@@ -261,13 +261,13 @@ def pair_remarks(settlement: Settlement, colour: bool = False) -> list[str]:
             continue
         a, b = players[pair.a], players[pair.b]
         for row, note, outcome in zip(ROW_NAMES, pair.notes, pair.rows):
-            if note != "suit" or rules.suit_order is None:
+            if note != "suit" or rules.suits.suit_order is None:
                 continue
             winner, loser = (a.assessment, b.assessment) if outcome > 0 else (b.assessment, a.assessment)
             assert winner is not None and loser is not None  # the rows were played
             index = ROW_NAMES.index(row)
             mine, theirs = winner.rows[index], loser.rows[index]
-            decider = suit_decider(mine.cards, theirs.cards, mine.plain, rules.suit_order)
+            decider = suit_decider(mine.cards, theirs.cards, mine.plain, rules.suits.suit_order)
             why = f": {suits_words(*decider)}" if decider else ""
             names = (pair.a, pair.b) if outcome > 0 else (pair.b, pair.a)
             lines.append(f"{names[0]} takes the {row} from {names[1]} on suits{why}")
@@ -371,7 +371,7 @@ def cuts(settlement: Settlement) -> dict[int, Cut]:
     money = {total.name: total.amount for total in settlement.owners}
     standing = settlement.standing
     net: dict[str, Amount] = dict.fromkeys(money, 0)
-    if rules.cap_scope == "session" and standing is not None and standing.net is not None:
+    if rules.money.cap_scope == "session" and standing is not None and standing.net is not None:
         net = {name: standing.net.get(name, 0) - amount for name, amount in money.items()}
     stacks: dict[str, Amount] = {}
     if standing is not None and standing.stacks is not None:
@@ -383,9 +383,9 @@ def cuts(settlement: Settlement) -> dict[int, Cut]:
         payer, payee = (owner[pair.b], owner[pair.a]) if pair.owed > 0 else (owner[pair.a], owner[pair.b])
         paid, owed = magnitude(pair.amount), magnitude(pair.owed)
         if pair.cut == "cap":
-            assert rules.cap is not None  # a cap cut it
-            bound = payee if rules.cap - net[payee] <= rules.cap + net[payer] else payer
-            found[index] = Cut(payer, payee, paid, owed, "cap", bound, rules.cap, net[payer], net[payee])
+            assert rules.money.cap is not None  # a cap cut it
+            bound = payee if rules.money.cap - net[payee] <= rules.money.cap + net[payer] else payer
+            found[index] = Cut(payer, payee, paid, owed, "cap", bound, rules.money.cap, net[payer], net[payee])
         elif pair.cut == "stack":
             bound = payer if stacks[payer] <= stacks[payee] else payee
             found[index] = Cut(payer, payee, paid, owed, "stack", bound, stacks[bound], stacks[payer], stacks[payee])
@@ -405,7 +405,7 @@ def magnitude(amount: Amount) -> Amount:
 def cut_text(cut: Cut, rules: RuleSet) -> str:
     """'Cat pays Ann 12, not 28 (cap 40: Ann at +40)', 'Cat pays Ann 30, not 31 (Cat's stack 30)'."""
     if cut.kind == "cap":
-        scope = "session cap" if rules.cap_scope == "session" else "cap"
+        scope = "session cap" if rules.money.cap_scope == "session" else "cap"
         end = cut.limit if cut.bound == cut.payee else -cut.limit
         why = f"{scope} {number(cut.limit)}: {cut.bound} at {signed(end)}"
     else:
@@ -624,12 +624,12 @@ class Extras:
     __slots__ = ("banker", "penalty", "split", "cut", "notes", "stacks", "broken")
 
     def __init__(self, rules: RuleSet) -> None:
-        self.banker = rules.pairing == "banker"
-        self.penalty = rules.foul_plays
-        self.split = rules.home_run and rules.home_run_split == "equal"
-        self.cut = rules.cap is not None or bool(rules.table_stakes)
-        self.notes = rules.suit_order is not None or rules.banker_wins_ties
-        self.stacks = bool(rules.table_stakes)
+        self.banker = rules.banker.pairing == "banker"
+        self.penalty = rules.rows.foul_plays
+        self.split = rules.multipliers.home_run and rules.multipliers.home_run_split == "equal"
+        self.cut = rules.money.cap is not None or bool(rules.money.table_stakes)
+        self.notes = rules.suits.suit_order is not None or rules.banker.banker_wins_ties
+        self.stacks = bool(rules.money.table_stakes)
         self.broken = rules.royalties.broken_royalties
 
 
@@ -767,13 +767,13 @@ def render_check(report: HandReport, rules: RuleSet, style: str = DEFAULT_STYLE,
                 cells.append(number(row.royalty))
             rows.append(cells)
         lines += [tabulated(rows, headers, style, ["left"] * 4 + ["right"] * royalties), ""]
-        if assessment.foul and rules.foul_plays:
+        if assessment.foul and rules.rows.foul_plays:
             lines.append(
                 f"FOUL: {assessment.foul.reason}; a fouled hand pays a penalty, plays its rows and earns no royalties"
             )
         elif assessment.foul:
             lines.append(f"FOUL: {assessment.foul.reason}; a fouled hand loses every row and earns no royalties")
-        elif rules.low_middle:
+        elif rules.rows.low_middle:
             lines.append("Legal: the back is at least the front (the middle plays low).")
         else:
             lines.append("Legal: the back is at least the middle, the middle at least the front.")

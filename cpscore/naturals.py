@@ -65,8 +65,8 @@ def compare(a: Natural, b: Natural, rules: RuleSet) -> int:
     ``natural_rank``) or the one earlier in ``natural_rank`` (``"rank"``); the same
     natural by its tie-break, then (``natural_suit_tiebreak``) by the highest card."""
     if a.id != b.id:
-        if rules.natural_order == "rank":  # the one earlier in natural_rank, whatever the values
-            rank = rules.natural_rank
+        if rules.naturals.natural_order == "rank":  # the one earlier in natural_rank, whatever the values
+            rank = rules.naturals.natural_rank
             place_a, place_b = rank.index(a.id), rank.index(b.id)
             return (place_a < place_b) - (place_a > place_b)
         places = _places(rules)
@@ -83,7 +83,7 @@ def compare(a: Natural, b: Natural, rules: RuleSet) -> int:
 
 def suit_strength(card: Card, rules: RuleSet) -> int:
     """A card's place when cards are ranked by rank, then by ``suit_order`` (greater is higher)."""
-    order = rules.suit_order or ()
+    order = rules.suits.suit_order or ()
     return card.code // 4 * 4 + (3 - order.index(card.suit.value) if card.suit.value in order else 0)
 
 
@@ -94,7 +94,7 @@ def _places(rules: RuleSet) -> dict[str, int]:
     """Each natural's place in ``natural_rank`` (0 highest), for ties in value under
     ``natural_order = "value"``: all-high and all-low share a place when they stand
     next to each other, as docs/rules.md 7 lists them on one line."""
-    rank = rules.natural_rank
+    rank = rules.naturals.natural_rank
     found = _PLACES.get(rank)
     if found is None:
         found = {natural: place for place, natural in enumerate(rank)}
@@ -110,7 +110,7 @@ def detect(cards: Sequence[Card], hand: Hand | None, rules: RuleSet, facts: Fact
     ``hand`` is the set hand (its rows count for row-based naturals), or None
     for an unset hand; ``facts`` are the cards' :class:`Facts` when the caller
     has counted them."""
-    enabled = rules.naturals
+    enabled = rules.naturals.units
     if not enabled:
         return None
     if facts is None:
@@ -121,7 +121,11 @@ def detect(cards: Sequence[Card], hand: Hand | None, rules: RuleSet, facts: Fact
             continue
         found = kind.claim(cards, facts, hand, rules)
         if found is not None:
-            high = max(cards, key=lambda card: suit_strength(card, rules)) if rules.natural_suit_tiebreak else None
+            high = (
+                max(cards, key=lambda card: suit_strength(card, rules))
+                if rules.naturals.natural_suit_tiebreak
+                else None
+            )
             key, rows = found
             return Natural(natural, enabled[natural], key, rows, high)
     return None
@@ -136,7 +140,7 @@ def claims(cards: Sequence[Card], rules: RuleSet) -> list[str]:
     >>> claims(parse_cards("2h 3h 4h 5h 6h 7h 8h 9h Th Jh Qh Kh Ah"), get_rules("taiwanese"))[:3]
     ['clean-dragon', 'dragon', 'three-straight-flushes']
     """
-    if not rules.naturals:
+    if not rules.naturals.units:
         return []
     facts = Facts([card.code for card in cards])
     return [
@@ -151,13 +155,13 @@ def _claim_order(rules: RuleSet) -> list[str]:
     """Enabled naturals in the order a hand claims them: most valuable first, in
     equal value by ``natural_rank`` (``natural_order = "value"``), or in the order
     of ``natural_rank`` (``"rank"``)."""
-    enabled = rules.naturals
-    key = (tuple(enabled.items()), rules.natural_rank, rules.natural_order)
+    enabled = rules.naturals.units
+    key = (tuple(enabled.items()), rules.naturals.natural_rank, rules.naturals.natural_order)
     found = _ORDERS.get(key)
     if found is None:
         places = _places(rules)
-        if rules.natural_order == "rank":
-            found = sorted(enabled, key=lambda natural: rules.natural_rank.index(natural))
+        if rules.naturals.natural_order == "rank":
+            found = sorted(enabled, key=lambda natural: rules.naturals.natural_rank.index(natural))
         else:
             found = sorted(enabled, key=lambda natural: (-enabled[natural], places[natural]))
         _ORDERS[key] = found
@@ -288,7 +292,7 @@ def _six_pairs(cards: Sequence[Card], facts: Facts, hand: Hand | None, rules: Ru
         return None
     odd = max(rank for rank, count in counts.items() if count % 2)
     # Equal pairs tie whatever the odd card, unless the rules compare it last.
-    return (tuple(pairs), odd if rules.six_pairs_odd_card else None), None
+    return (tuple(pairs), odd if rules.naturals.six_pairs_odd_card else None), None
 
 
 def _five_pairs_trips(cards: Sequence[Card], facts: Facts, hand: Hand | None, rules: RuleSet) -> Any:
@@ -339,7 +343,7 @@ def _row_screen(kinds: tuple[int, ...], suited_front: bool) -> Callable[[Facts],
 
 def _row_claim(kind: str) -> Callable[[Sequence[Card], Facts, Hand | None, RuleSet], Any]:
     def claim(cards: Sequence[Card], facts: Facts, hand: Hand | None, rules: RuleSet) -> Any:
-        return _rows_claim(kind, cards, hand, rules.ace_high_front_straight, rules.wheel == "second")
+        return _rows_claim(kind, cards, hand, rules.naturals.ace_high_front_straight, rules.rows.wheel == "second")
 
     return claim
 
@@ -427,7 +431,7 @@ _SCREENS: dict[tuple[str, ...], tuple[Callable[[Facts], bool], ...]] = {}
 def _screens(rules: RuleSet) -> tuple[Callable[[Facts], bool], ...]:
     """The screens of the naturals a rule set plays, worked out once per set
     of naturals: bounds on one count merged into the weakest, each screen once."""
-    key = tuple(rules.naturals)
+    key = tuple(rules.naturals.units)
     found = _SCREENS.get(key)
     if found is None:
         bounds: dict[tuple[str, str], Bound] = {}

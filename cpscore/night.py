@@ -164,7 +164,7 @@ def spade_bonus_rules(rules: RuleSet) -> RuleSet:
 
 def check_buy_in(rules: RuleSet, buy_in: Amount | None, what: str = "--buy-in") -> None:
     """A buy-in has an effect only under table stakes (docs/rules.md 12)."""
-    if buy_in is not None and not rules.table_stakes:
+    if buy_in is not None and not rules.money.table_stakes:
         raise DealError(
             f"{what} has no effect: the {rules.id} rules do not play table stakes (table_stakes in a rule file)"
         )
@@ -314,7 +314,7 @@ class Night:
             rules, 1 if stake is None else stake, pairs, self.race, buy_in, fixed, header_seats(header)
         )
         # A cap or a stack can cut what is paid: the money is then not the units.
-        cuts = rules.cap is not None or bool(rules.table_stakes)
+        cuts = rules.money.cap is not None or bool(rules.money.table_stakes)
         self._money = stake is not None or bool(pairs) or cuts
 
     def _check_more(self, header: Header, path: str | None) -> None:

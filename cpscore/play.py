@@ -223,7 +223,7 @@ class Round:
     def fill(self) -> list[str]:
         """When the deal has as many hands as the rules allow, the seats left
         sit out: they are committed so and returned."""
-        if len(self.hands()) < self.rules.max_players:
+        if len(self.hands()) < self.rules.methods.max_players:
             return []
         left = [name for name in self.seats if name not in self.answers]
         for name in left:
@@ -240,13 +240,15 @@ class Round:
             if len(self.hands()) + left < 2:
                 raise DealError(f"{name} cannot sit out: a deal needs at least two players")
             return Typed(name, None)
-        if len(self.hands()) >= rules.max_players:  # fill() seats the rest out before they are asked
-            raise DealError(f"{name}: the deal has {rules.max_players} hands, the most under the {rules.id} rules")
+        if len(self.hands()) >= rules.methods.max_players:  # fill() seats the rest out before they are asked
+            raise DealError(
+                f"{name}: the deal has {rules.methods.max_players} hands, the most under the {rules.id} rules"
+            )
         entry = Entry(name, text, "")
         refuse_fantasyland_markers([entry])
         # The hand alone, as the deal layer reads it (markers and all), beside
         # a cardless stand-in (the deal layer wants two hands; no name is empty).
-        playing = [name] if name in self.fantasyland and rules.fantasyland != "none" else []
+        playing = [name] if name in self.fantasyland and rules.ofc.fantasyland != "none" else []
         found = build_deal([entry, Entry("", "surrender", "")], rules, fantasyland=playing).seats[0]
         self._dealt_once(found)
         return self._judged(found, entry)
@@ -277,7 +279,7 @@ class Round:
         from cpscore.scoring import FALSE_CLAIM, Standing, kernel, waive_warnings
 
         rules = self.rules
-        standing = Standing(None, {found.owner: 1}) if rules.table_stakes else None  # no pair: nothing is cut
+        standing = Standing(None, {found.owner: 1}) if rules.money.table_stakes else None  # no pair: nothing is cut
         outcome = kernel([found], rules, standing=standing)
         core, natural = outcome.cores[0], outcome.naturals[0]
         foul = core.foul if core is not None else None
@@ -319,12 +321,12 @@ def _places(found: Seat) -> list[tuple[str, tuple[Card, ...]]]:
 
 
 def sits_out_reason(rules: RuleSet) -> str:
-    return f"a deal has at most {rules.max_players} players under the {rules.id} rules"
+    return f"a deal has at most {rules.methods.max_players} players under the {rules.id} rules"
 
 
 def hand_prompt(name: str, rules: RuleSet) -> str:
     """The question for a seat's hand (``'surrender'`` only under rules that have it)."""
-    surrender = ", 'surrender'" if rules.surrender is not None else ""
+    surrender = ", 'surrender'" if rules.methods.surrender is not None else ""
     return f"{name}'s hand (front / middle / back{surrender}, '{SIT_OUT}' to sit out): "
 
 

@@ -1,5 +1,8 @@
 """Compile the preset files ``cpscore/presets/*.toml`` into ``cpscore/_presets.py``.
 
+Each preset file names its ``parent`` (an earlier preset; the first, ``2-4``,
+has none and starts from the defaults) and gives only what it changes, as a
+house rule file does: a key repeating the parent's value is an error here.
 Run ``python -m cpscore.presetgen`` after editing a preset file; a test checks
 that the shipped module equals a fresh build, so start-up never parses TOML.
 """
@@ -31,18 +34,55 @@ ORDER = (
 
 
 def read_presets() -> dict[str, dict[str, object]]:
-    """Every preset file's settings, by id, in docs/rules.md order."""
-    presets = {}
+    """Every preset file's changes, by id, in docs/rules.md order, each checked:
+    its parent comes before it, it makes a valid rule set, and every key it
+    gives changes its parent's value."""
+    from cpscore.rules import RuleSet, changed_settings, from_settings
+
+    presets: dict[str, dict[str, object]] = {}
+    made: dict[str, RuleSet] = {}
     for name in ORDER:
         with open(PRESET_DIR / f"{name}.toml", "rb") as file:
             settings = tomllib.load(file)
         if settings.get("id") != name:
             raise ValueError(f"{name}.toml: id is {settings.get('id')!r}, expected {name!r}")
+        changes = {key: value for key, value in settings.items() if key != "parent"}
+        parent = settings.get("parent")
+        if parent is not None and parent not in made:
+            raise ValueError(f"{name}.toml: parent {parent!r} is not a preset listed before it")
+        base = made[parent] if isinstance(parent, str) else None
+        made[name] = from_settings(changed_settings(base, changes), f"{name}.toml")
+        _check_changes(name, base, changes)
         presets[name] = settings
     extra = {path.stem for path in PRESET_DIR.glob("*.toml")} - set(ORDER)
     if extra:
         raise ValueError(f"preset files not in ORDER: {', '.join(sorted(extra))}")
     return presets
+
+
+def _check_changes(name: str, base: object, changes: dict[str, object]) -> None:
+    """Every key of a preset file changes what its parent (or the defaults) has."""
+    from cpscore.rules import RuleSet
+
+    parent = base.settings() if isinstance(base, RuleSet) else RuleSet(id=name).settings()
+    for key, value in changes.items():
+        if key in ("id", "summary"):
+            continue
+        if isinstance(value, dict):
+            below = parent.get(key)
+            assert isinstance(below, dict)
+            for inner, item in value.items():
+                if below.get(inner) == item:
+                    raise ValueError(f"{name}.toml: {key}.{inner} repeats its parent's value: leave it out")
+        elif parent.get(key) == value or (key == "natural_rank" and _rank_repeats(parent[key], value)):
+            raise ValueError(f"{name}.toml: {key} repeats its parent's value: leave it out")
+
+
+def _rank_repeats(parent: object, value: object) -> bool:
+    from cpscore.rules import NATURAL_RANK
+
+    assert isinstance(value, list)
+    return [*value, *(item for item in NATURAL_RANK if item not in value)] == parent
 
 
 def render(presets: dict[str, dict[str, object]]) -> str:

@@ -1,12 +1,26 @@
-"""Rule sets as data (docs/rules.md 5-11).
+"""Rule sets as data (docs/rules.md 5-12).
 
-A :class:`RuleSet` is a frozen, validated record: the scoring method, the
-royalty table and how it is paid, naturals and their values, surrender,
-multipliers and variants.  Presets are instances of it, written as TOML files
-in ``cpscore/presets/`` and compiled into ``cpscore/_presets.py`` (by
-``python -m cpscore.presetgen``) so that start-up parses no TOML.  A house
-rule is a TOML file that names a preset and overrides settings: the same
-record with other values, never another code path.
+A :class:`RuleSet` is a frozen record made of sections that follow
+docs/rules.md: :class:`Methods`, :class:`Rows`, :class:`Royalties`,
+:class:`Naturals`, :class:`Multipliers`, :class:`Banker`, :class:`Suits`,
+:class:`Money` and :class:`Ofc`.  Each section is frozen, made from keywords
+only, and checked when made: every setting by its :class:`Setting` (a
+closed choice is a ``StrEnum`` whose values are the rule file's words), then
+the settings that cannot go together, or would have no effect.  So a rule set
+is valid however it was made: from a rule file, a preset or Python.
+
+A new setting is one :class:`Setting` in its section (its name, check,
+default and one line of docs), the branch where it takes effect, and its
+docs in docs/rules.md; the rule file's reader, ``rules show``, equality,
+hashing and every cache follow from the record.
+
+Presets are rule files in ``cpscore/presets/``: each names its ``parent``
+and gives only what it changes (the first, ``2-4``, what it changes from the
+defaults).  They are compiled into ``cpscore/_presets.py`` (by ``python -m
+cpscore.presetgen``) so that start-up parses no TOML.  A house rule is a TOML
+file that names a preset and overrides settings: the same record with other
+values, never another code path.  What the kernel and the arranger work out
+of a rule set is made once per rule set value (:meth:`RuleSet.derived`).
 
 >>> get_rules("ofc").royalties.table.lookup("back", "quads")
 10
@@ -16,8 +30,10 @@ record with other values, never another code path.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
+from enum import StrEnum  # the enum module is loaded at start-up anyway (re uses it)
 from types import MappingProxyType
+from typing import TypeVar
 
 from cpscore.amounts import Amount, AmountError, exact
 from cpscore.errors import CpscoreError, RulesError, nearest, shown
@@ -29,19 +45,6 @@ from cpscore.values import CATEGORY_IDS
 METHOD_BONUSES: Mapping[str, tuple[int, int]] = MappingProxyType(
     {"rows": (0, 0), "2-4": (1, 0), "1-6": (0, 3), "1-4": (0, 1)}
 )
-METHODS = tuple(METHOD_BONUSES)
-ROYALTY_MODES = ("none", "holder", "row-bonus", "row-value")
-WHEELS = ("lowest", "second")
-FANTASYLAND = ("none", "standard", "progressive")
-CRISS_CROSS = ("all", "corresponding")
-HOME_RUN_SPLITS = ("pair", "equal")
-NATURAL_ORDERS = ("value", "rank")
-NATURAL_VS_NATURAL = ("higher", "net")
-PAIRINGS = ("all", "banker")
-BANKER_ROTATIONS = ("fixed", "next")
-CAP_SCOPES = ("deal", "session")
-SPADE_BONUSES = ("row", "own")
-SUITS = "shdc"
 #: Natural ids, most valuable first as docs/rules.md 7 lists them (its order breaks
 #: ties in value; all-high and all-low share a line).
 NATURALS = (
@@ -77,26 +80,147 @@ ROW_TABLES = {"front": FRONT_KEYS, "middle": FIVE_CARD_KEYS, "back": FIVE_CARD_K
 _EMPTY: Mapping[str, Amount] = MappingProxyType({})
 
 
+# Closed choices ---------------------------------------------------------------------
+#
+# Each is a ``StrEnum`` whose values are the words a rule file uses, so a member
+# compares equal to its word and prints as it (``Method.ONE_SIX == "1-6"``).
+
+
+class Method(StrEnum):
+    """How a pair's rows score and what bonus the winner adds (docs/rules.md 5)."""
+
+    ROWS = "rows"
+    TWO_FOUR = "2-4"
+    ONE_SIX = "1-6"
+    ONE_FOUR = "1-4"
+
+
+class RoyaltyMode(StrEnum):
+    """Who collects a royalty (docs/rules.md 6)."""
+
+    NONE = "none"
+    HOLDER = "holder"
+    ROW_BONUS = "row-bonus"
+    ROW_VALUE = "row-value"
+
+
+class SpadeBonus(StrEnum):
+    """Which royalties 2s doubles (docs/rules.md 6); off is None."""
+
+    ROW = "row"
+    OWN = "own"
+
+
+class Wheel(StrEnum):
+    """Where A-2-3-4-5 ranks among straights (docs/rules.md 2)."""
+
+    LOWEST = "lowest"
+    SECOND = "second"
+
+
+class FantasylandKind(StrEnum):
+    """How Fantasyland is played (docs/rules.md 9)."""
+
+    NONE = "none"
+    STANDARD = "standard"
+    PROGRESSIVE = "progressive"
+
+
+class CrissCross(StrEnum):
+    """Which hands of two players with two hands each play (docs/rules.md 10)."""
+
+    ALL = "all"
+    CORRESPONDING = "corresponding"
+
+
+class HomeRunSplit(StrEnum):
+    """How a home run is paid (docs/rules.md 8)."""
+
+    PAIR = "pair"
+    EQUAL = "equal"
+
+
+class NaturalOrder(StrEnum):
+    """Which natural a hand claims when it makes several (docs/rules.md 7)."""
+
+    VALUE = "value"
+    RANK = "rank"
+
+
+class NaturalVsNatural(StrEnum):
+    """What two naturals in a pair pay (docs/rules.md 7)."""
+
+    HIGHER = "higher"
+    NET = "net"
+
+
+class Pairing(StrEnum):
+    """Which pairs of hands settle (docs/rules.md 12)."""
+
+    ALL = "all"
+    BANKER = "banker"
+
+
+class BankerRotation(StrEnum):
+    """Whether the bank passes after each deal (docs/rules.md 12)."""
+
+    FIXED = "fixed"
+    NEXT = "next"
+
+
+class CapScope(StrEnum):
+    """Over what a cap counts a player's money (docs/rules.md 12)."""
+
+    DEAL = "deal"
+    SESSION = "session"
+
+
+class Suit(StrEnum):
+    """A suit, as the letter cards are written with."""
+
+    SPADES = "s"
+    HEARTS = "h"
+    DIAMONDS = "d"
+    CLUBS = "c"
+
+
+# The words of each closed choice, in order (the error messages list them).
+METHODS = tuple(Method)
+ROYALTY_MODES = tuple(RoyaltyMode)
+WHEELS = tuple(Wheel)
+FANTASYLAND = tuple(FantasylandKind)
+CRISS_CROSS = tuple(CrissCross)
+HOME_RUN_SPLITS = tuple(HomeRunSplit)
+NATURAL_ORDERS = tuple(NaturalOrder)
+NATURAL_VS_NATURAL = tuple(NaturalVsNatural)
+PAIRINGS = tuple(Pairing)
+BANKER_ROTATIONS = tuple(BankerRotation)
+CAP_SCOPES = tuple(CapScope)
+SPADE_BONUSES = tuple(SpadeBonus)
+SUITS = "shdc"
+
+
 class RoyaltyTable(Record):
     """Royalty units per row.  Front keys are ranks (``66``, ``AAA``); middle and
     back keys are category ids.  A missing key pays nothing."""
 
     __slots__ = ("front", "middle", "back", "key")
+    _args = ("front", "middle", "back")
 
     def __init__(
         self,
         front: Mapping[str, Amount] = _EMPTY,
         middle: Mapping[str, Amount] = _EMPTY,
         back: Mapping[str, Amount] = _EMPTY,
-        key: object = None,
     ) -> None:
         self.front = front
         self.middle = middle
         self.back = back
-        #: The table as a hashable value, for caches: two tables with the same
-        #: entries share it, two different ones never do (``key`` given to
-        #: ``_replace`` is ignored and made again).
+        #: The table as a hashable value: two tables with the same entries share it.
         self.key = tuple(tuple(sorted(row.items())) for row in (front, middle, back))
+
+    def __hash__(self) -> int:  # type: ignore[override]  # Record values are not hashable; tables are
+        return hash(self.key)
 
     def lookup(self, row: str, category: str, ranks: str = "") -> Amount:
         """Units for a row of this category (``royal-flush`` and ``steel-wheel`` are
@@ -120,467 +244,839 @@ class RoyaltyTable(Record):
                 return found
         return table.get(category, 0)
 
-
-class Royalties(Record):
-    """How royalties are paid (docs/rules.md 6)."""
-
-    __slots__ = ("mode", "table", "cancel_when_both", "max_per_hand", "spade_bonus", "broken_royalties")
-
-    def __init__(
-        self,
-        mode: str,
-        table: RoyaltyTable,
-        cancel_when_both: bool,
-        max_per_hand: int,
-        spade_bonus: str | bool,
-        broken_royalties: bool = False,
-    ) -> None:
-        self.mode = mode  # none, holder, row-bonus or row-value
-        self.table = table
-        self.cancel_when_both = cancel_when_both
-        self.max_per_hand = max_per_hand  # 0: no limit
-        self.spade_bonus = spade_bonus  # False, "row" (both hands' royalties in the 2s row) or "own"
-        self.broken_royalties = broken_royalties  # quads and straight flushes split across rows pay
+    def pays_back(self, *kinds: str) -> bool:
+        """Whether the back table pays any of these categories (``quads`` counts
+        ``quads-R`` entries too)."""
+        return any(key in kinds or ("quads" in kinds and key.startswith("quads-")) for key in self.back)
 
 
-#: Every setting of a rule set beside the method and royalties, with its default
-#: (docs/rules.md 3-12): what a rule file may leave out of a complete rule set
-#: written before the setting existed.  The order is the order of ``settings()``.
-DEFAULTS: Mapping[str, object] = MappingProxyType(
-    {
-        "foul_plays": False,
-        "fantasyland_cards": 13,
-        "criss_cross": "all",
-        "home_run_min_opponents": 3,
-        "home_run_split": "pair",
-        "suit_order": None,
-        "suit_foul": False,
-        "natural_suit_tiebreak": False,
-        "natural_rank": NATURAL_RANK,
-        "natural_order": "value",
-        "natural_vs_natural": "higher",
-        "false_claim": None,
-        "pairing": "all",
-        "banker_rotation": "fixed",
-        "banker_wins_ties": False,
-        "cap": None,
-        "cap_scope": "deal",
-        "table_stakes": None,
-    }
-)
+# Checking a setting's value -----------------------------------------------------------
 
 
-class RuleSet(Record):
-    """Everything that decides a settlement (docs/rules.md 11, 12).  Build one from
-    settings with :func:`from_settings`, which validates every setting.
-    ``preset`` names the preset a house rule set started from."""
+class SettingError(RulesError):
+    """A setting's value that cannot be: ``key`` is where it sits in a rule file
+    below its section (``mode``, ``front.QQQ``), ``message`` what is wrong;
+    ``unknown`` marks a key no setting has, ``close`` the known key nearest it.
+    Reading a rule file turns it into the line that names the file."""
 
-    __slots__ = (
-        "id",
-        "summary",
-        "method",
-        "royalties",
-        "naturals",
-        "_surrender",
-        "scoop_doubles",
-        "home_run",
-        "ace_high_front_straight",
-        "six_pairs_odd_card",
-        "wheel",
-        "low_middle",
-        "fantasyland",
-        "max_players",
-        *DEFAULTS,
-        "preset",
-    )
-    _args = tuple(name.lstrip("_") for name in __slots__)
+    def __init__(self, message: str, key: str = "", unknown: bool = False, close: str | None = None) -> None:
+        super().__init__(f"{key}: {message}" if key else message)
+        self.message, self.key, self.unknown, self.close = message, key, unknown, close
 
-    def __init__(
-        self,
-        id: str,
-        summary: str,
-        method: str,
-        royalties: Royalties,
-        naturals: Mapping[str, Amount],
-        surrender: Amount | float | None,
-        scoop_doubles: bool,
-        home_run: bool,
-        ace_high_front_straight: bool,
-        six_pairs_odd_card: bool,
-        wheel: str,
-        low_middle: bool,
-        fantasyland: str,
-        max_players: int,
-        preset: str,
-        foul_plays: bool = False,
-        fantasyland_cards: int = 13,
-        criss_cross: str = "all",
-        home_run_min_opponents: int = 3,
-        home_run_split: str = "pair",
-        suit_order: tuple[str, ...] | None = None,
-        suit_foul: bool = False,
-        natural_suit_tiebreak: bool = False,
-        natural_rank: tuple[str, ...] = NATURAL_RANK,
-        natural_order: str = "value",
-        natural_vs_natural: str = "higher",
-        false_claim: Amount | None = None,
-        pairing: str = "all",
-        banker_rotation: str = "fixed",
-        banker_wins_ties: bool = False,
-        cap: Amount | None = None,
-        cap_scope: str = "deal",
-        table_stakes: Amount | bool | None = None,
-    ) -> None:
-        self.id = id
-        self.summary = summary
-        self.method = method
-        self.royalties = royalties
-        self.naturals = naturals  # enabled naturals and their units
-        # Units a surrendering player pays; None: not allowed.  A preset's fraction
-        # (2.5) is kept as its float until asked for, so that a run with no
-        # surrender needs no decimal arithmetic at all (start-up).
-        self._surrender = surrender
-        self.scoop_doubles = scoop_doubles
-        self.home_run = home_run
-        self.ace_high_front_straight = ace_high_front_straight
-        self.six_pairs_odd_card = six_pairs_odd_card  # the odd card breaks a tie of equal six pairs
-        self.wheel = wheel
-        self.low_middle = low_middle
-        self.fantasyland = fantasyland
-        self.max_players = max_players
-        self.preset = preset
-        self.foul_plays = foul_plays  # a fouled hand pays its penalty and still plays its rows
-        self.fantasyland_cards = fantasyland_cards  # cards dealt in standard Fantasyland
-        self.criss_cross = criss_cross  # all: every hand plays each of the opponent's; corresponding
-        self.home_run_min_opponents = home_run_min_opponents
-        self.home_run_split = home_run_split  # pair: x2 again a pair; equal: the extra shared out
-        self.suit_order = suit_order  # suits highest first, breaking ties of equal rows; None: never
-        self.suit_foul = suit_foul  # the foul check of middle against back uses suit_order
-        self.natural_suit_tiebreak = natural_suit_tiebreak  # the highest card breaks a tie of naturals
-        self.natural_rank = natural_rank  # natural ids, highest first
-        self.natural_order = natural_order  # value: the most valuable natural; rank: natural_rank
-        self.natural_vs_natural = natural_vs_natural  # higher: the higher collects; net: both, netted
-        self.false_claim = false_claim  # units a false claim pays each opponent; None: an error
-        self.pairing = pairing  # all: every pair; banker: only pairs with the banker
-        self.banker_rotation = banker_rotation  # fixed, or next: the bank passes after each deal
-        self.banker_wins_ties = banker_wins_ties
-        self.cap = cap  # money a player can win or lose at most in cap_scope; None: no cap
-        self.cap_scope = cap_scope  # deal or session
-        self.table_stakes = table_stakes  # a stack's money at the start; True: the session's buy-in
-
-    @property
-    def surrender(self) -> Amount | None:
-        value = self._surrender
-        if isinstance(value, float):
-            value = self._surrender = exact(value)
-        return value
-
-    def settings(self) -> dict[str, object]:
-        """Every setting as nested plain data, the inverse of :func:`from_settings`
-        (a surrender that is not allowed is ``False``, a natural that is off too,
-        and so is every other setting that is off)."""
-        royalties = self.royalties
-        data: dict[str, object] = {
-            "id": self.id,
-            "summary": self.summary,
-            "method": self.method,
-            "surrender": False if self.surrender is None else self.surrender,
-            "scoop_doubles": self.scoop_doubles,
-            "home_run": self.home_run,
-            "ace_high_front_straight": self.ace_high_front_straight,
-            "six_pairs_odd_card": self.six_pairs_odd_card,
-            "wheel": self.wheel,
-            "low_middle": self.low_middle,
-            "fantasyland": self.fantasyland,
-            "max_players": self.max_players,
-        }
-        for key in DEFAULTS:
-            value = getattr(self, key)
-            data[key] = False if value is None else list(value) if isinstance(value, tuple) else value
-        data["royalties"] = {
-            "mode": royalties.mode,
-            "cancel_when_both": royalties.cancel_when_both,
-            "max_per_hand": royalties.max_per_hand,
-            "spade_bonus": royalties.spade_bonus,
-            "broken_royalties": royalties.broken_royalties,
-            **{row: dict(getattr(royalties.table, row)) for row in ROW_TABLES},
-        }
-        data["naturals"] = {natural: self.naturals.get(natural, False) for natural in NATURALS}
-        return data
+    def at(self, prefix: str) -> SettingError:
+        """The same error with ``prefix`` before its key."""
+        return SettingError(self.message, prefix + self.key, self.unknown, self.close)
 
 
-# Validation of settings ----------------------------------------------------------
+def _unknown(key: object, known: Iterable[str]) -> SettingError:
+    text = key if isinstance(key, str) and len(key) <= 40 and key.isprintable() else shown(key, 40)
+    return SettingError("unknown setting", str(text), True, nearest(str(key), known))
 
 
-class _Settings:
-    """Reads one level of a settings table, checking each key as it is taken;
-    errors name the source and the dotted key.  ``preset`` is the preset the
-    settings start from, if known: an unknown key points at its settings."""
+Check = Callable[[object], object]
 
-    def __init__(self, data: Mapping[str, object], source: str, prefix: str = "", preset: str = "") -> None:
-        self.data, self.source, self.prefix, self.preset = data, source, prefix, preset
 
-    def error(self, key: str, message: str) -> RulesError:
-        where = f"{self.source}: " if self.source else ""
-        key = key if len(key) <= 40 and key.isprintable() else shown(key, 40)  # a key of junk stays short
-        return RulesError(f"{where}{self.prefix}{key}: {message}")
+def _choice(kind: type[StrEnum]) -> Check:
+    words = tuple(kind)
 
-    def raw(self, key: str) -> object:
-        if key not in self.data:
-            raise self.error(key, "missing")
-        return self.data[key]
+    def check(value: object) -> object:
+        if isinstance(value, str) and value in words:
+            return kind(value)
+        raise SettingError(f"{shown(value)} is not one of {', '.join(words)}")
 
-    def choice(self, key: str, allowed: tuple[str, ...]) -> str:
-        value = self.raw(key)
-        if value not in allowed:
-            raise self.error(key, f"{shown(value)} is not one of {', '.join(allowed)}")
-        return value
+    return check
 
-    def flag(self, key: str) -> bool:
-        value = self.raw(key)
-        if not isinstance(value, bool):
-            raise self.error(key, f"{shown(value)} is not true or false")
-        return value
 
-    def text(self, key: str) -> str:
-        value = self.raw(key)
-        if not isinstance(value, str):
-            raise self.error(key, f"{shown(value)} is not a string")
-        return value
+def _flag(value: object) -> object:
+    if not isinstance(value, bool):
+        raise SettingError(f"{shown(value)} is not true or false")
+    return value
 
-    def whole(self, key: str, low: int, high: int | None = None) -> int:
-        value = self.raw(key)
+
+def _text(value: object) -> object:
+    if not isinstance(value, str):
+        raise SettingError(f"{shown(value)} is not a string")
+    return value
+
+
+def _whole(low: int, high: int | None = None) -> Check:
+    def check(value: object) -> object:
         if isinstance(value, bool) or not isinstance(value, int) or value < low or (high is not None and value > high):
             span = f"from {low} to {high}" if high is not None else f"{low} or more"
-            raise self.error(key, f"{shown(value)} is not a whole number {span}")
+            raise SettingError(f"{shown(value)} is not a whole number {span}")
         return value
 
-    def units(self, key: str) -> Amount:
-        """A non-negative exact amount."""
-        return self._units(key, self.raw(key), allow_off=False)
-
-    def units_or_off(self, key: str) -> Amount | None:
-        """A non-negative exact amount, or None for ``false``, which means off."""
-        value = self.raw(key)
-        if value is False:
-            return None
-        return self._units(key, value, allow_off=True)
-
-    def _units(self, key: str, value: object, allow_off: bool) -> Amount:
-        if isinstance(value, str):
-            raise self.error(key, f"{shown(value)} is text, not a number: write a number without quotes, such as 2.5")
-        try:
-            amount = None if isinstance(value, bool) else exact(value)
-        except AmountError as error:
-            if error.out_of_bounds:  # a number, but too large or too small: say so
-                raise self.error(key, f"{error}") from None
-            amount = None
-        if amount is None or amount < 0:
-            off = " (or false for off)" if allow_off else ""
-            raise self.error(key, f"{shown(value)} is not a number of units, 0 or more{off}")
-        return amount
-
-    def table(self, key: str) -> _Settings:
-        value = self.raw(key)
-        if not isinstance(value, Mapping):
-            raise self.error(key, f"{shown(value)} is not a table")
-        return _Settings(value, self.source, f"{self.prefix}{key}.", self.preset)
-
-    def only(self, allowed: tuple[str, ...] | Mapping[str, object]) -> None:
-        """Every key is one of ``allowed``: an unknown one is an error that names
-        the nearest known key and where they are all listed (not the list,
-        which would not fit on one line)."""
-        for key in self.data:
-            if key not in allowed:
-                raise self.error(key, "unknown setting" + self.hint(key, allowed))
-
-    def hint(self, name: str, known: Iterable[str]) -> str:
-        """What an error about the unknown ``name`` goes on with: the known
-        name nearest to it ("did you mean"), and where the known names are
-        listed: a royalty table's keys in docs/rules.md 6 (``rules show``
-        prints only the entries a preset pays), every other setting (the
-        naturals too) by ``cpscore rules show``."""
-        close = nearest(name, known)
-        mean = f"; did you mean {shown(close, 40)}?" if close is not None else ""
-        if self.prefix.startswith("royalties.") and self.prefix != "royalties.":
-            return f"{mean} (docs/rules.md 6 lists a royalty table's keys)"
-        return f"{mean} ('cpscore rules show {self.preset or 'NAME'}' prints every setting)"
-
-    def surrender(self, key: str) -> Amount | float | None:
-        """As :meth:`units_or_off`; a preset's fraction (a float: rule files read
-        decimals) is checked here and kept as it is (:attr:`RuleSet.surrender`)."""
-        value = self.raw(key)
-        if isinstance(value, float) and value >= 0 and value * 100 == int(value * 100):
-            return value
-        return self.units_or_off(key)
-
-    def money_or_off(self, key: str) -> Amount | None:
-        """An amount of money above 0, or None for ``false``."""
-        value = self.raw(key)
-        if value is False:
-            return None
-        try:
-            amount = self._units(key, value, allow_off=True)
-        except RulesError:
-            raise self.error(key, f"{shown(value)} is not an amount of money above 0, or false") from None
-        return amount
-
-    def units_or_true(self, key: str) -> Amount | bool | None:
-        """A non-negative exact amount, ``true`` (kept as True) or ``false`` (None)."""
-        value = self.raw(key)
-        if value is True:
-            return True
-        if value is False:
-            return None
-        try:
-            return self._units(key, value, allow_off=True)
-        except RulesError:
-            raise self.error(key, f"{shown(value)} is not an amount of money, true or false") from None
-
-    def spade_bonus(self, key: str) -> str | bool:
-        value = self.raw(key)
-        if value is True:
-            return "row"
-        if value is False:
-            return False
-        if isinstance(value, str) and value in SPADE_BONUSES:
-            return value
-        raise self.error(key, f"{shown(value)} is not one of false, true (row), row, own")
-
-    def suit_order(self, key: str) -> tuple[str, ...] | None:
-        value = self.raw(key)
-        if value is False or value == "none":
-            return None
-        if not isinstance(value, list) or sorted(map(str, value)) != sorted(SUITS):
-            raise self.error(
-                key, f'{shown(value)} is not the four suits highest first, such as ["s", "h", "c", "d"], or false'
-            )
-        return tuple(value)
-
-    def natural_rank(self, key: str) -> tuple[str, ...]:
-        value = self.raw(key)
-        if not isinstance(value, list) or not all(isinstance(item, str) for item in value):
-            raise self.error(key, f"{shown(value)} is not a list of natural ids, highest first")
-        for item in value:
-            if item not in NATURALS:
-                raise self.error(key, f"unknown natural {shown(item)}{self.hint(str(item), NATURALS)}")
-        repeated = [item for item in value if value.count(item) > 1]
-        if repeated:
-            raise self.error(key, f"{shown(repeated[0])} is listed twice")
-        # Naturals left out keep their default places, after the listed ones.
-        return (*value, *(item for item in NATURAL_RANK if item not in value))
+    return check
 
 
-_TOP_KEYS = RuleSet._args[:-1]  # every setting; "preset" is the rule file's own key
-_ROYALTY_KEYS = ("mode", "cancel_when_both", "max_per_hand", "spade_bonus", "broken_royalties", *ROW_TABLES)
+def _amount(value: object, allow_off: bool) -> Amount:
+    """A non-negative exact amount."""
+    if isinstance(value, str):
+        raise SettingError(f"{shown(value)} is text, not a number: write a number without quotes, such as 2.5")
+    try:
+        amount = None if isinstance(value, bool) else exact(value)
+    except AmountError as error:
+        if error.out_of_bounds:  # a number, but too large or too small: say so
+            raise SettingError(f"{error}") from None
+        amount = None
+    if amount is None or amount < 0:
+        off = " (or false for off)" if allow_off else ""
+        raise SettingError(f"{shown(value)} is not a number of units, 0 or more{off}")
+    return amount
+
+
+def _units(value: object) -> object:
+    return _amount(value, allow_off=False)
+
+
+def _units_or_off(value: object) -> object:
+    """A non-negative exact amount, or None (``false`` in a rule file) for off."""
+    return None if value is False or value is None else _amount(value, allow_off=True)
+
+
+def _surrender(value: object) -> object:
+    """As :func:`_units_or_off`; a preset's fraction (a float: rule files read
+    decimals) is checked and kept as it is (:attr:`Methods.surrender`), so that
+    a run with no surrender needs no decimal arithmetic at all (start-up)."""
+    if isinstance(value, float) and value >= 0 and value * 100 == int(value * 100):
+        return value
+    return _units_or_off(value)
+
+
+def _money_or_off(value: object) -> object:
+    """An amount of money, or None for off."""
+    if value is False or value is None:
+        return None
+    try:
+        return _amount(value, allow_off=True)
+    except SettingError:
+        raise SettingError(f"{shown(value)} is not an amount of money above 0, or false") from None
+
+
+def _units_or_true(value: object) -> object:
+    """An amount, True (kept as True), or None for off."""
+    if value is True:
+        return True
+    if value is False or value is None:
+        return None
+    try:
+        return _amount(value, allow_off=True)
+    except SettingError:
+        raise SettingError(f"{shown(value)} is not an amount of money, true or false") from None
+
+
+def _spade_bonus(value: object) -> object:
+    if value is True:
+        return SpadeBonus.ROW
+    if value is False or value is None:
+        return None
+    if isinstance(value, str) and value in SPADE_BONUSES:
+        return SpadeBonus(value)
+    raise SettingError(f"{shown(value)} is not one of false, true (row), row, own")
+
+
+def _suit_order(value: object) -> object:
+    if value is False or value is None or value == "none":
+        return None
+    if not isinstance(value, (list, tuple)) or sorted(map(str, value)) != sorted(SUITS):
+        raise SettingError(
+            f'{shown(value)} is not the four suits highest first, such as ["s", "h", "c", "d"], or false'
+        )
+    return tuple(Suit(suit) for suit in value)
+
+
+def _natural_rank(value: object) -> object:
+    if not isinstance(value, (list, tuple)) or not all(isinstance(item, str) for item in value):
+        raise SettingError(f"{shown(value)} is not a list of natural ids, highest first")
+    for item in value:
+        if item not in NATURALS:
+            raise SettingError(f"unknown natural {shown(item)}", unknown=True, close=nearest(item, NATURALS))
+    repeated = [item for item in value if value.count(item) > 1]
+    if repeated:
+        raise SettingError(f"{shown(repeated[0])} is listed twice")
+    # Naturals left out keep their default places, after the listed ones.
+    return (*value, *(item for item in NATURAL_RANK if item not in value))
+
+
 _TRIPS_SPELLING = {f"trips-{letter}": letter * 3 for letter in _LETTERS}
 
 
-def _front_entries(entries: _Settings) -> dict[str, object]:
-    """A front table with ``trips-R`` written as ``RRR``; both spellings of one key is an error."""
-    data: dict[str, object] = {}
-    for key, value in entries.data.items():
-        plain = _TRIPS_SPELLING.get(key, key)
-        if plain in data:
-            raise entries.error(key, f"the same entry as {plain}: give it once")
-        data[plain] = value
-    return data
+def _royalty_table(value: object) -> object:
+    """A :class:`RoyaltyTable`, or its rows as a rule file gives them: a table
+    per row of keys and units; ``trips-R`` is another spelling of ``RRR``."""
+    if isinstance(value, RoyaltyTable):
+        value = {"front": value.front, "middle": value.middle, "back": value.back}
+    if not isinstance(value, Mapping):
+        raise SettingError(f"{shown(value)} is not a royalty table")
+    for key in value:
+        if key not in ROW_TABLES:
+            raise _unknown(key, ROW_TABLES)
+    rows = {}
+    for row, keys in ROW_TABLES.items():
+        entries = value.get(row, _EMPTY)
+        if not isinstance(entries, Mapping):
+            raise SettingError(f"{shown(entries)} is not a table", row)
+        plain: dict[str, object] = {}
+        for key, units in entries.items():
+            name = _TRIPS_SPELLING.get(str(key), str(key)) if row == "front" else str(key)
+            if name in plain:
+                raise SettingError(f"the same entry as {name}: give it once", f"{row}.{key}")
+            plain[name] = units
+        for key in plain:
+            if key not in keys:
+                raise _unknown(key, keys).at(f"{row}.")
+        checked = {}
+        for key, units in plain.items():
+            try:
+                checked[key] = _amount(units, allow_off=False)
+            except SettingError as error:
+                raise error.at(f"{row}.{key}") from None
+        rows[row] = MappingProxyType(checked)
+    return RoyaltyTable(**rows)
+
+
+def _natural_units(value: object) -> object:
+    """The naturals played and their units; a natural given ``false`` (or None) is not played."""
+    if not isinstance(value, Mapping):
+        raise SettingError(f"{shown(value)} is not a table")
+    played = {}
+    for key, units in value.items():
+        if key not in NATURALS:
+            raise _unknown(key, NATURALS)
+        try:
+            amount = _units_or_off(units)
+        except SettingError as error:
+            raise error.at(key) from None
+        if amount is not None:
+            played[key] = amount
+    return MappingProxyType(played)
+
+
+# Sections ---------------------------------------------------------------------------
+
+
+class Setting:
+    """One setting of a section: its name (the field), how a value is checked
+    and made (a function that returns the value or raises :class:`SettingError`),
+    its default, one line on what it does, and its key in a rule file."""
+
+    __slots__ = ("name", "check", "default", "doc", "key", "slot")
+
+    def __init__(self, name: str, check: Check, default: object, doc: str, key: str = "", slot: str = "") -> None:
+        self.name, self.check, self.default, self.doc = name, check, default, doc
+        self.key = key or name  # "royalties.mode"; the royalty table's is "royalties", the naturals' "naturals"
+        self.slot = slot or name  # where the value is kept (a property may read it)
+
+
+def _value_key(value: object) -> object:
+    """A setting's value as a hashable value (mappings by their sorted items)."""
+    if isinstance(value, Mapping):
+        return tuple(sorted(value.items()))
+    return value
+
+
+def _plain(value: object) -> object:
+    """A setting's value as rule files and JSON hold it: off is ``False``,
+    a choice its word, a tuple a list."""
+    if value is None:
+        return False
+    if isinstance(value, StrEnum):
+        return value.value
+    if isinstance(value, tuple):
+        return [_plain(item) for item in value]
+    return value
+
+
+class Section(Record):
+    """A frozen record of settings, made from keywords only and checked when
+    made: each value by its :class:`Setting`, then the settings of the section
+    that cannot go together (:meth:`_check`).  Equal sections hash alike."""
+
+    __slots__ = ("_hash",)
+    _hash: int | None
+    #: The section's settings, in the order rule files and ``rules show`` list them.
+    SETTINGS: tuple[Setting, ...] = ()
+
+    def __init__(self, **values: object) -> None:
+        for setting in self.SETTINGS:
+            value = values.pop(setting.name, setting.default)
+            try:
+                checked = setting.check(value)
+            except SettingError as error:
+                key = f"{setting.key}.{error.key}" if error.key else setting.key
+                raise SettingError(error.message, key, error.unknown, error.close) from None
+            object.__setattr__(self, setting.slot, checked)
+        if values:
+            raise _unknown(next(iter(values)), self._args)
+        object.__setattr__(self, "_hash", None)
+        self._check()
+
+    def _check(self) -> None:
+        """Raise :class:`SettingError` for settings of this section that cannot go together."""
+
+    def _error(self, name: str, message: str) -> SettingError:
+        """An error about the setting ``name``, keyed as a rule file writes it."""
+        key = next(setting.key for setting in self.SETTINGS if setting.name == name)
+        return SettingError(message, key)
+
+    def __setattr__(self, name: str, value: object) -> None:
+        raise AttributeError(f"{type(self).__name__} is frozen: make another with _replace")
+
+    def __hash__(self) -> int:  # type: ignore[override]  # Record values are not hashable; sections are
+        found = self._hash
+        if found is None:
+            found = hash((type(self).__name__, *(_value_key(getattr(self, name)) for name in self._args)))
+            object.__setattr__(self, "_hash", found)
+        return found
+
+    def __reduce__(self) -> tuple[object, ...]:  # frozen: pickle through the constructor
+        return (_rebuild, (type(self), {name: getattr(self, name) for name in self._args}))
+
+
+def _rebuild(kind: type[Section], values: dict[str, object]) -> Section:
+    return kind(**values)
+
+
+def _names(settings: tuple[Setting, ...]) -> tuple[str, ...]:
+    return tuple(setting.name for setting in settings)
+
+
+def _slots(settings: tuple[Setting, ...]) -> tuple[str, ...]:
+    return tuple(setting.slot for setting in settings)
+
+
+class Methods(Section):
+    """How a pair is settled: the method, surrender and who plays whom (docs/rules.md 4, 5, 10)."""
+
+    SETTINGS = (
+        Setting("method", _choice(Method), Method.TWO_FOUR, "how rows score, and the bonus for two or three rows"),
+        Setting(
+            "surrender",
+            _surrender,
+            None,
+            "units a surrender pays each opponent; None: not allowed",
+            slot="_surrender",
+        ),
+        Setting("max_players", _whole(2, 4), 4, "the most hands a deal holds"),
+        Setting(
+            "criss_cross", _choice(CrissCross), CrissCross.ALL, "which hands of two players with two hands each meet"
+        ),
+    )
+    __slots__ = _slots(SETTINGS)
+    _args = _names(SETTINGS)
+    method: Method
+    _surrender: Amount | float | None
+    max_players: int
+    criss_cross: CrissCross
+
+    @property
+    def surrender(self) -> Amount | None:
+        """Units a surrender pays each opponent; None: not allowed.  A preset's
+        fraction (2.5) is kept as its float until asked for."""
+        value = self._surrender
+        if isinstance(value, float):
+            value = exact(value)
+            object.__setattr__(self, "_surrender", value)
+        return value
+
+    @property
+    def bonuses(self) -> tuple[int, int]:
+        """The method's bonus: (units for winning two rows or more, units for winning all three)."""
+        return METHOD_BONUSES[self.method]
+
+
+class Rows(Section):
+    """How rows rank, and what a foul costs (docs/rules.md 2, 3, 10)."""
+
+    SETTINGS = (
+        Setting("wheel", _choice(Wheel), Wheel.LOWEST, "where A-2-3-4-5 ranks among straights"),
+        Setting("low_middle", _flag, False, "the middle plays low (deuce-to-seven): the lower middle wins"),
+        Setting("foul_plays", _flag, False, "a fouled hand pays its penalty and still plays its rows"),
+    )
+    __slots__ = _slots(SETTINGS)
+    _args = _names(SETTINGS)
+    wheel: Wheel
+    low_middle: bool
+    foul_plays: bool
+
+
+class Royalties(Section):
+    """What royalties pay and who collects them (docs/rules.md 6)."""
+
+    SETTINGS = (
+        Setting("mode", _choice(RoyaltyMode), RoyaltyMode.NONE, "who collects a royalty", "royalties.mode"),
+        Setting(
+            "cancel_when_both",
+            _flag,
+            False,
+            "in the row modes, a row's royalty is not paid when the loser's row qualifies too",
+            "royalties.cancel_when_both",
+        ),
+        Setting(
+            "max_per_hand",
+            _whole(0),
+            0,
+            "the most royalties a hand collects, largest first; 0: no limit",
+            "royalties.max_per_hand",
+        ),
+        Setting(
+            "spade_bonus",
+            _spade_bonus,
+            None,
+            "2s doubles royalties: its row's (row) or its holder's (own); None: off",
+            "royalties.spade_bonus",
+        ),
+        Setting(
+            "broken_royalties",
+            _flag,
+            False,
+            "quads and straight flushes split across rows pay as the back would",
+            "royalties.broken_royalties",
+        ),
+        Setting(
+            "table", _royalty_table, RoyaltyTable(), "units per row and hand; what is not listed pays 0", "royalties"
+        ),
+    )
+    __slots__ = _slots(SETTINGS)
+    _args = _names(SETTINGS)
+    mode: RoyaltyMode
+    cancel_when_both: bool
+    max_per_hand: int
+    spade_bonus: SpadeBonus | None
+    broken_royalties: bool
+    table: RoyaltyTable
+
+    def _check(self) -> None:
+        if self.broken_royalties and not self.table.pays_back("quads", "straight-flush", "royal-flush", "steel-wheel"):
+            raise self._error("broken_royalties", "has no effect: the back table pays no quads and no straight flush")
+
+    @property
+    def paid(self) -> bool:
+        """Whether any royalty is paid (a mode, or broken royalties)."""
+        return self.mode != "none" or self.broken_royalties
+
+
+class Naturals(Section):
+    """Which naturals are played, what they pay and which of two wins (docs/rules.md 7)."""
+
+    SETTINGS = (
+        Setting("units", _natural_units, _EMPTY, "the naturals played and their units per opponent", "naturals"),
+        Setting("natural_rank", _natural_rank, NATURAL_RANK, "natural ids, highest first"),
+        Setting("natural_order", _choice(NaturalOrder), NaturalOrder.VALUE, "which natural a hand claims of several"),
+        Setting("natural_vs_natural", _choice(NaturalVsNatural), NaturalVsNatural.HIGHER, "what two naturals pay"),
+        Setting("natural_suit_tiebreak", _flag, False, "the highest card's suit breaks a tie of naturals"),
+        Setting("six_pairs_odd_card", _flag, False, "the odd card breaks a tie of equal six pairs"),
+        Setting("ace_high_front_straight", _flag, True, "Q-K-A counts as a three-card straight"),
+        Setting("false_claim", _units_or_off, None, "units a false claim pays each opponent; None: an error"),
+    )
+    __slots__ = _slots(SETTINGS)
+    _args = _names(SETTINGS)
+    units: Mapping[str, Amount]
+    natural_rank: tuple[str, ...]
+    natural_order: NaturalOrder
+    natural_vs_natural: NaturalVsNatural
+    natural_suit_tiebreak: bool
+    six_pairs_odd_card: bool
+    ace_high_front_straight: bool
+    false_claim: Amount | None
+
+
+class Multipliers(Section):
+    """Scoops and home runs (docs/rules.md 8)."""
+
+    SETTINGS = (
+        Setting("scoop_doubles", _flag, False, "a scoop (all three rows) doubles the pair"),
+        Setting("home_run", _flag, False, "scooping every opponent doubles again"),
+        Setting("home_run_min_opponents", _whole(1, 3), 3, "the fewest opponents a home run needs"),
+        Setting("home_run_split", _choice(HomeRunSplit), HomeRunSplit.PAIR, "pair: x2 each pair; equal: shared out"),
+    )
+    __slots__ = _slots(SETTINGS)
+    _args = _names(SETTINGS)
+    scoop_doubles: bool
+    home_run: bool
+    home_run_min_opponents: int
+    home_run_split: HomeRunSplit
+
+    def _check(self) -> None:
+        if not self.home_run:
+            for name, default in (("home_run_min_opponents", 3), ("home_run_split", "pair")):
+                if getattr(self, name) != default:
+                    raise self._error(name, "has no effect without home_run = true")
+
+
+class Banker(Section):
+    """Who plays whom at a banker's table (docs/rules.md 12)."""
+
+    SETTINGS = (
+        Setting(
+            "pairing", _choice(Pairing), Pairing.ALL, "all: every pair settles; banker: only pairs with the banker"
+        ),
+        Setting("banker_rotation", _choice(BankerRotation), BankerRotation.FIXED, "next: the bank passes each deal"),
+        Setting("banker_wins_ties", _flag, False, "a tied row goes to the banker"),
+    )
+    __slots__ = _slots(SETTINGS)
+    _args = _names(SETTINGS)
+    pairing: Pairing
+    banker_rotation: BankerRotation
+    banker_wins_ties: bool
+
+    def _check(self) -> None:
+        if self.pairing == "all":
+            if self.banker_rotation != "fixed":
+                raise self._error("banker_rotation", 'has no effect without pairing = "banker"')
+            if self.banker_wins_ties:
+                raise self._error("banker_wins_ties", 'has no effect without pairing = "banker"')
+
+    @property
+    def banks(self) -> bool:
+        """Whether a banker plays every other hand and nobody else plays."""
+        return self.pairing == "banker"
+
+
+class Suits(Section):
+    """Suits that break ties of equal ranks (docs/rules.md 12)."""
+
+    SETTINGS = (
+        Setting("suit_order", _suit_order, None, "suits highest first, breaking ties of equal rows; None: never"),
+        Setting("suit_foul", _flag, False, "the foul check of middle against back uses suit_order"),
+    )
+    __slots__ = _slots(SETTINGS)
+    _args = _names(SETTINGS)
+    suit_order: tuple[Suit, ...] | None
+    suit_foul: bool
+
+    def _check(self) -> None:
+        if self.suit_order is None and self.suit_foul:
+            raise self._error("suit_foul", "needs suit_order (the suits, highest first)")
+
+    @property
+    def strength(self) -> tuple[int, int, int, int] | None:
+        """Each suit's strength by suit code (clubs, diamonds, hearts, spades; 3
+        the highest), or None without suit_order."""
+        order = self.suit_order
+        if order is None:
+            return None
+        clubs, diamonds, hearts, spades = (3 - order.index(Suit(suit)) for suit in "cdhs")
+        return (clubs, diamonds, hearts, spades)
+
+
+class Money(Section):
+    """Limits on the money a player wins or loses (docs/rules.md 12)."""
+
+    SETTINGS = (
+        Setting("cap", _money_or_off, None, "the most a player wins or loses in cap_scope; None: no cap"),
+        Setting("cap_scope", _choice(CapScope), CapScope.DEAL, "a deal, or the whole session"),
+        Setting("table_stakes", _units_or_true, None, "each stack at the start; True: the session's buy-in; None: off"),
+    )
+    __slots__ = _slots(SETTINGS)
+    _args = _names(SETTINGS)
+    cap: Amount | None
+    cap_scope: CapScope
+    table_stakes: Amount | bool | None
+
+    def _check(self) -> None:
+        if self.cap is None and self.cap_scope != "deal":
+            raise self._error("cap_scope", "has no effect without a cap")
+        stakes = self.table_stakes
+        if stakes is not None and stakes is not True and stakes <= 0:
+            raise self._error("table_stakes", "a stack of 0 cannot pay anything: give a buy-in above 0, or false")
+        if self.cap is not None and self.cap <= 0:
+            raise self._error("cap", "a cap of 0 would cut every payment: give an amount above 0, or false")
+
+    @property
+    def cuts(self) -> bool:
+        """Whether a payment can be cut: by a cap or by a stack."""
+        return self.cap is not None or bool(self.table_stakes)
+
+
+class Ofc(Section):
+    """Open-face extras: Fantasyland (docs/rules.md 9)."""
+
+    SETTINGS = (
+        Setting("fantasyland", _choice(FantasylandKind), FantasylandKind.NONE, "how Fantasyland is played"),
+        Setting("fantasyland_cards", _whole(13, 14), 13, "cards dealt in standard Fantasyland"),
+    )
+    __slots__ = _slots(SETTINGS)
+    _args = _names(SETTINGS)
+    fantasyland: FantasylandKind
+    fantasyland_cards: int
+
+    def _check(self) -> None:
+        if self.fantasyland_cards != 13 and self.fantasyland != "standard":
+            raise self._error("fantasyland_cards", 'has no effect unless fantasyland = "standard"')
+
+    @property
+    def played(self) -> bool:
+        """Whether Fantasyland is played."""
+        return self.fantasyland != "none"
+
+
+#: The sections of a rule set, by field name, in the order docs/rules.md takes them.
+SECTIONS: Mapping[str, type[Section]] = MappingProxyType(
+    {
+        "methods": Methods,
+        "rows": Rows,
+        "royalties": Royalties,
+        "naturals": Naturals,
+        "multipliers": Multipliers,
+        "banker": Banker,
+        "suits": Suits,
+        "money": Money,
+        "ofc": Ofc,
+    }
+)
+#: Each setting's section by the setting's name.
+OWNERS: Mapping[str, str] = MappingProxyType(
+    {setting.name: section for section, kind in SECTIONS.items() for setting in kind.SETTINGS}
+)
+#: The top-level keys of a rule file in the order ``rules show`` lists them;
+#: a setting not listed here follows them, in its section's order.
+_FILE_ORDER = (
+    "method",
+    "surrender",
+    "scoop_doubles",
+    "home_run",
+    "ace_high_front_straight",
+    "six_pairs_odd_card",
+    "wheel",
+    "low_middle",
+    "fantasyland",
+    "max_players",
+    "foul_plays",
+    "fantasyland_cards",
+    "criss_cross",
+    "home_run_min_opponents",
+    "home_run_split",
+    "suit_order",
+    "suit_foul",
+    "natural_suit_tiebreak",
+    "natural_rank",
+    "natural_order",
+    "natural_vs_natural",
+    "false_claim",
+    "pairing",
+    "banker_rotation",
+    "banker_wins_ties",
+    "cap",
+    "cap_scope",
+    "table_stakes",
+)
+_TOP_KEYS = (
+    *_FILE_ORDER,
+    *(
+        setting.key
+        for kind in SECTIONS.values()
+        for setting in kind.SETTINGS
+        if "." not in setting.key and setting.key not in _FILE_ORDER and setting.key not in ("royalties", "naturals")
+    ),
+)
+#: The section of each top-level key of a rule file.
+_TOP_OWNERS: Mapping[str, str] = MappingProxyType({key: OWNERS[key] for key in _TOP_KEYS})
+_ROYALTY_KEYS = tuple(setting.name for setting in Royalties.SETTINGS if setting.name != "table") + tuple(ROW_TABLES)
+
+
+T = TypeVar("T")
+
+
+class RuleSet(Record):
+    """Everything that decides a settlement (docs/rules.md 11, 12): its name and
+    summary, the preset it started from, and its sections, each a frozen
+    record.  Made from keywords only; a section left out takes its defaults.
+    Settings that cannot go together, or that would have no effect, are an
+    error when it is made, whoever makes it (:class:`SettingError`, keyed as a
+    rule file writes the setting)."""
+
+    __slots__ = ("id", "summary", "preset", *SECTIONS, "_hash", "_derived")
+    _args = ("id", "summary", "preset", *SECTIONS)
+    id: str
+    summary: str
+    preset: str
+    methods: Methods
+    rows: Rows
+    royalties: Royalties
+    naturals: Naturals
+    multipliers: Multipliers
+    banker: Banker
+    suits: Suits
+    money: Money
+    ofc: Ofc
+    _hash: int | None
+    _derived: dict[object, object]
+
+    def __init__(self, *, id: str, summary: str = "", preset: str = "", **sections: Section) -> None:
+        set_ = object.__setattr__
+        for key, value in (("id", id), ("summary", summary), ("preset", preset or id)):
+            try:
+                set_(self, key, _text(value))
+            except SettingError as error:
+                raise SettingError(error.message, key) from None
+        for name, kind in SECTIONS.items():
+            section = sections.pop(name, None)
+            if section is None:
+                section = kind()
+            elif type(section) is not kind:
+                raise SettingError(f"{shown(section)} is not a {kind.__name__} section", name)
+            set_(self, name, section)
+        if sections:
+            raise _unknown(next(iter(sections)), self._args)
+        set_(self, "_hash", None)
+        set_(self, "_derived", {})
+        self._check()
+
+    def _check(self) -> None:
+        """Settings of different sections that cannot go together (docs/rules.md 12)."""
+        suits, banker = self.suits, self.banker
+        if suits.suit_order is None:
+            if self.naturals.natural_suit_tiebreak:
+                raise SettingError("needs suit_order (the suits, highest first)", "natural_suit_tiebreak")
+        elif self.rows.low_middle:
+            raise SettingError(
+                "cannot be combined with low_middle (cpscore does not define suits in a low row)", "suit_order"
+            )
+        if banker.banks and self.methods.criss_cross != "all":
+            raise SettingError("banker pairing cannot be combined with criss-cross", "pairing")
+        if banker.banker_wins_ties and suits.suit_order is not None:
+            raise SettingError("has no effect with suit_order: suits break every tie", "banker_wins_ties")
+
+    def __setattr__(self, name: str, value: object) -> None:
+        raise AttributeError("a RuleSet is frozen: make another with _replace or with_settings")
+
+    def __hash__(self) -> int:  # type: ignore[override]  # Record values are not hashable; rule sets are
+        found = self._hash
+        if found is None:
+            found = hash((self.id, self.summary, self.preset, *(getattr(self, name) for name in SECTIONS)))
+            object.__setattr__(self, "_hash", found)
+        return found
+
+    def __reduce__(self) -> tuple[object, ...]:  # frozen: pickle through the constructor
+        return (_rebuild_rules, ({name: getattr(self, name) for name in self._args},))
+
+    def derived(self, build: Callable[[RuleSet], T]) -> T:
+        """What ``build`` makes of this rule set (a plan, a table), made once per
+        rule set value: kept with the rule set, and shared by rule sets equal to
+        it (the last few).  ``build`` must depend on nothing but the rule set."""
+        cache = self._derived
+        found = cache.get(build)
+        if found is None:
+            key = (build, self)
+            found = _SHARED.get(key)
+            if found is None:
+                found = build(self)
+                if len(_SHARED) >= _SHARED_KEPT:
+                    del _SHARED[next(iter(_SHARED))]  # the oldest
+                _SHARED[key] = found
+            cache[build] = found
+        return found  # type: ignore[return-value]  # build(self) made it
+
+    def with_settings(self, **changes: object) -> RuleSet:
+        """The same rule set with some settings changed, by name (``cap=5``):
+        each goes to its section, and the result is checked as any rule set is."""
+        by_section: dict[str, dict[str, object]] = {}
+        for name, value in changes.items():
+            if name in ("id", "summary", "preset"):
+                by_section.setdefault("", {})[name] = value
+            elif name in OWNERS:
+                by_section.setdefault(OWNERS[name], {})[name] = value
+            else:
+                raise _unknown(name, (*OWNERS, "id", "summary", "preset"))
+        top = by_section.pop("", {})
+        sections = {name: getattr(self, name)._replace(**values) for name, values in by_section.items()}
+        return self._replace(**top, **sections)
+
+    def settings(self) -> dict[str, object]:
+        """Every setting as nested plain data, the inverse of :func:`from_settings`:
+        the top-level keys of a rule file, then ``royalties`` (with its tables)
+        and ``naturals`` (each natural's units, ``False`` when it is off)."""
+        top: dict[str, object] = {}
+        royalties: dict[str, object] = {}
+        naturals: dict[str, object] = {}
+        for name in SECTIONS:
+            section = getattr(self, name)
+            for setting in section.SETTINGS:
+                value = getattr(section, setting.name)
+                if setting.key == "royalties":
+                    royalties.update({row: dict(getattr(value, row)) for row in ROW_TABLES})
+                elif setting.key == "naturals":
+                    naturals.update({natural: value.get(natural, False) for natural in NATURALS})
+                elif setting.key.startswith("royalties."):
+                    royalties[setting.name] = _plain(value)
+                else:
+                    top[setting.key] = _plain(value)
+        data: dict[str, object] = {"id": self.id, "summary": self.summary}
+        data.update((key, top[key]) for key in _TOP_KEYS)
+        data["royalties"] = royalties
+        data["naturals"] = naturals
+        return data
+
+
+_SHARED: dict[tuple[object, RuleSet], object] = {}
+_SHARED_KEPT = 64
+
+
+def _rebuild_rules(values: dict[str, object]) -> RuleSet:
+    return RuleSet(**values)  # type: ignore[arg-type]
+
+
+# Rule sets from settings -------------------------------------------------------------
+
+
+def _where(source: str) -> str:
+    return f"{source}: " if source else ""
+
+
+def _hint(error: SettingError, preset: str) -> str:
+    """What an error about an unknown key goes on with: the known key nearest
+    it ("did you mean"), and where the known keys are listed: a royalty
+    table's keys in docs/rules.md 6 (``rules show`` prints only the entries
+    a preset pays), every other setting (the naturals too) by ``cpscore rules show``."""
+    mean = f"; did you mean {shown(error.close, 40)}?" if error.close is not None else ""
+    if error.key.startswith("royalties.") and error.key.count(".") >= 2:
+        return f"{mean} (docs/rules.md 6 lists a royalty table's keys)"
+    return f"{mean} ('cpscore rules show {preset or 'NAME'}' prints every setting)"
+
+
+def rules_error(error: SettingError, source: str = "", preset: str = "") -> RulesError:
+    """The one line a rule file's reader shows for ``error``: the file, the key, what is wrong."""
+    message = error.message + (_hint(error, preset) if error.unknown else "")
+    return RulesError(f"{_where(source)}{error.key}: {message}")
+
+
+def _table(data: Mapping[str, object], key: str) -> Mapping[str, object]:
+    value = data.get(key, _EMPTY)
+    if not isinstance(value, Mapping):
+        raise SettingError(f"{shown(value)} is not a table", key)
+    return value
 
 
 def from_settings(data: Mapping[str, object], source: str = "", preset: str = "") -> RuleSet:
-    """A validated :class:`RuleSet` from complete settings (the form
-    :meth:`RuleSet.settings` gives and the preset files use); ``preset`` is
-    the preset they started from (by default the rule set itself)."""
-    top = _Settings(data, source, preset=preset)
-    top.only(_TOP_KEYS)
-    royalties = top.table("royalties")
-    royalties.only(_ROYALTY_KEYS)
-    tables = {}
-    for row, keys in ROW_TABLES.items():
-        entries = royalties.table(row) if row in royalties.data else _Settings({}, source, f"royalties.{row}.")
-        if row == "front":
-            entries = _Settings(_front_entries(entries), source, entries.prefix)
-        entries.only(keys)
-        tables[row] = MappingProxyType({key: entries.units(key) for key in entries.data})
-    naturals = top.table("naturals")
-    naturals.only(NATURALS)
-    enabled = {key: naturals.units_or_off(key) for key in naturals.data}
-    rules = RuleSet(
-        id=top.text("id"),
-        summary=top.text("summary"),
-        method=top.choice("method", METHODS),
-        royalties=Royalties(
-            mode=royalties.choice("mode", ROYALTY_MODES),
-            table=RoyaltyTable(**tables),
-            cancel_when_both=royalties.flag("cancel_when_both"),
-            max_per_hand=royalties.whole("max_per_hand", 0),
-            spade_bonus=royalties.spade_bonus("spade_bonus"),
-            broken_royalties=royalties.flag("broken_royalties"),
-        ),
-        naturals=MappingProxyType({key: units for key, units in enabled.items() if units is not None}),
-        surrender=top.surrender("surrender"),
-        scoop_doubles=top.flag("scoop_doubles"),
-        home_run=top.flag("home_run"),
-        ace_high_front_straight=top.flag("ace_high_front_straight"),
-        six_pairs_odd_card=top.flag("six_pairs_odd_card"),
-        wheel=top.choice("wheel", WHEELS),
-        low_middle=top.flag("low_middle"),
-        fantasyland=top.choice("fantasyland", FANTASYLAND),
-        max_players=top.whole("max_players", 2, 4),
-        preset=preset or top.text("id"),
-        foul_plays=top.flag("foul_plays"),
-        fantasyland_cards=top.whole("fantasyland_cards", 13, 14),
-        criss_cross=top.choice("criss_cross", CRISS_CROSS),
-        home_run_min_opponents=top.whole("home_run_min_opponents", 1, 3),
-        home_run_split=top.choice("home_run_split", HOME_RUN_SPLITS),
-        suit_order=top.suit_order("suit_order"),
-        suit_foul=top.flag("suit_foul"),
-        natural_suit_tiebreak=top.flag("natural_suit_tiebreak"),
-        natural_rank=top.natural_rank("natural_rank"),
-        natural_order=top.choice("natural_order", NATURAL_ORDERS),
-        natural_vs_natural=top.choice("natural_vs_natural", NATURAL_VS_NATURAL),
-        false_claim=top.units_or_off("false_claim"),
-        pairing=top.choice("pairing", PAIRINGS),
-        banker_rotation=top.choice("banker_rotation", BANKER_ROTATIONS),
-        banker_wins_ties=top.flag("banker_wins_ties"),
-        cap=top.money_or_off("cap"),
-        cap_scope=top.choice("cap_scope", CAP_SCOPES),
-        table_stakes=top.units_or_true("table_stakes"),
-    )
-    _check_combinations(rules, top)
-    return rules
-
-
-def _check_combinations(rules: RuleSet, top: _Settings) -> None:
-    """Settings that cannot go together, or that would have no effect (docs/rules.md 12)."""
-    if rules.suit_order is None:
-        for key in ("suit_foul", "natural_suit_tiebreak"):
-            if getattr(rules, key):
-                raise top.error(key, "needs suit_order (the suits, highest first)")
-    elif rules.low_middle:
-        raise top.error("suit_order", "cannot be combined with low_middle (cpscore does not define suits in a low row)")
-    if rules.pairing == "all":
-        if rules.banker_rotation != "fixed":
-            raise top.error("banker_rotation", 'has no effect without pairing = "banker"')
-        if rules.banker_wins_ties:
-            raise top.error("banker_wins_ties", 'has no effect without pairing = "banker"')
-    elif rules.criss_cross != "all":
-        raise top.error("pairing", "banker pairing cannot be combined with criss-cross")
-    if rules.banker_wins_ties and rules.suit_order is not None:
-        raise top.error("banker_wins_ties", "has no effect with suit_order: suits break every tie")
-    if rules.royalties.broken_royalties:
-        back = rules.royalties.table.back
-        kinds = ("quads", "straight-flush", "royal-flush", "steel-wheel")
-        if not any(key in kinds or key.startswith("quads-") for key in back):
-            raise top.error(
-                "royalties.broken_royalties", "has no effect: the back table pays no quads and no straight flush"
-            )
-    if rules.cap is None and rules.cap_scope != "deal":
-        raise top.error("cap_scope", "has no effect without a cap")
-    if rules.table_stakes is not None and rules.table_stakes is not True and rules.table_stakes <= 0:
-        raise top.error("table_stakes", "a stack of 0 cannot pay anything: give a buy-in above 0, or false")
-    if rules.cap is not None and rules.cap <= 0:
-        raise top.error("cap", "a cap of 0 would cut every payment: give an amount above 0, or false")
+    """A checked :class:`RuleSet` from settings shaped as a rule file holds them
+    (the form :meth:`RuleSet.settings` gives): parse, then construct.  A
+    setting left out takes its default; ``preset`` is the preset they started
+    from (by default the rule set itself).  Errors name ``source`` and the key."""
+    try:
+        sections: dict[str, dict[str, object]] = {name: {} for name in SECTIONS}
+        for key, value in data.items():
+            if key in _TOP_OWNERS:
+                sections[_TOP_OWNERS[key]][key] = value
+            elif key not in ("id", "summary", "royalties", "naturals"):
+                raise _unknown(key, (*_TOP_KEYS, "royalties", "naturals"))
+        royalties = _table(data, "royalties")
+        for key, value in royalties.items():
+            if key not in _ROYALTY_KEYS:
+                raise _unknown(key, _ROYALTY_KEYS).at("royalties.")
+            if key not in ROW_TABLES:
+                sections["royalties"][key] = value
+        if any(row in royalties for row in ROW_TABLES):
+            sections["royalties"]["table"] = {row: royalties[row] for row in ROW_TABLES if row in royalties}
+        if "naturals" in data:
+            sections["naturals"]["units"] = _table(data, "naturals")
+        made = {name: SECTIONS[name](**values) for name, values in sections.items()}
+        for key in ("id", "summary"):
+            if key not in data:
+                raise SettingError("missing", key)
+        return RuleSet(id=data["id"], summary=data["summary"], preset=preset, **made)  # type: ignore[arg-type]
+    except SettingError as error:
+        raise rules_error(error, source, preset) from None
 
 
 # Presets and rule files -----------------------------------------------------------
@@ -596,16 +1092,20 @@ def preset_names() -> list[str]:
 
 
 def get_rules(name: str) -> RuleSet:
-    """The preset called ``name``."""
-    if name not in _CACHE:
+    """The preset called ``name``: its parent's settings with its changes laid over them."""
+    found = _CACHE.get(name)
+    if found is None:
         from cpscore._presets import PRESETS
 
         if name not in PRESETS:
             raise RulesError(
                 f"unknown rule set {shown(name)}: choose one of {', '.join(PRESETS)}, or give a rule file (.toml)"
             )
-        _CACHE[name] = from_settings(PRESETS[name], f"preset {name}")
-    return _CACHE[name]
+        changes: dict[str, object] = dict(PRESETS[name])  # type: ignore[call-overload]
+        parent = changes.pop("parent", None)
+        base = get_rules(parent) if isinstance(parent, str) else None
+        found = _CACHE[name] = from_settings(changed_settings(base, changes), f"preset {name}")
+    return found
 
 
 def _merge(base: Mapping[str, object], overrides: Mapping[str, object], path: str = "") -> dict[str, object]:
@@ -620,6 +1120,34 @@ def _merge(base: Mapping[str, object], overrides: Mapping[str, object], path: st
         else:
             merged[key] = value
     return merged
+
+
+#: Settings that matter only under another setting: (that setting, the value
+#: under which they matter).  One a rule file does not give goes back to its
+#: default when the file turns the other off (else it would have no effect).
+_DEPENDS_ON: Mapping[str, tuple[str, object]] = MappingProxyType(
+    {
+        "fantasyland_cards": ("fantasyland", "standard"),
+        "home_run_min_opponents": ("home_run", True),
+        "home_run_split": ("home_run", True),
+    }
+)
+
+
+def changed_settings(base: RuleSet | None, changes: Mapping[str, object]) -> dict[str, object]:
+    """The settings of ``base`` (none: every default) with ``changes`` laid over
+    them as a rule file's (:func:`_merge`); a setting the changes leave alone
+    that would then have no effect goes back to its default (``_DEPENDS_ON``)."""
+    settings = _merge(base.settings(), changes) if base is not None else dict(changes)
+    for key, (other, value) in _DEPENDS_ON.items():
+        if key not in changes and key in settings and settings.get(other) != value:
+            settings[key] = _setting_default(key)
+    return settings
+
+
+def _setting_default(name: str) -> object:
+    kind = SECTIONS[OWNERS[name]]
+    return _plain(next(setting.default for setting in kind.SETTINGS if setting.name == name))
 
 
 def rules_from_toml(text: str, source: str, default_id: str = "house") -> RuleSet:
@@ -639,30 +1167,31 @@ def rules_from_toml(text: str, source: str, default_id: str = "house") -> RuleSe
     except ValueError:  # an integer of thousands of digits
         raise RulesError(f"{source}: not a rule file: a number in it has thousands of digits") from None
     named = data.get("preset")
-    top = _Settings(data, source, preset=named if isinstance(named, str) and named in preset_names() else "")
-    top.only(("preset", *_TOP_KEYS))
-    preset = top.text("preset")
+    known = named if isinstance(named, str) and named in preset_names() else ""
     try:
-        base = get_rules(preset)
+        for key in data:
+            if key not in ("preset", "id", "summary", "royalties", "naturals", *_TOP_KEYS):
+                raise _unknown(key, ("preset", *_TOP_KEYS, "royalties", "naturals"))
+        if "preset" not in data:
+            raise SettingError("missing", "preset")
+        preset = _text(named)
+    except SettingError as error:
+        if error.key == "":  # the preset's value
+            error = SettingError(error.message, "preset")
+        raise rules_error(error, source, known) from None
+    try:
+        base = get_rules(preset)  # type: ignore[arg-type]  # checked: a string
     except RulesError:
-        raise top.error("preset", f"unknown preset {shown(preset)} (one of {', '.join(preset_names())})") from None
+        raise RulesError(
+            f"{_where(source)}preset: unknown preset {shown(preset)} (one of {', '.join(preset_names())})"
+        ) from None
     overrides = {key: value for key, value in data.items() if key != "preset"}
-    settings = _merge(base.settings(), overrides)
-
-    # A setting the file changes that the rules then never read is an error, not a silent no-op.
-    def changed(key: str) -> bool:
-        return key in overrides and overrides[key] != getattr(base, key)
-
-    if changed("fantasyland_cards") and settings.get("fantasyland") != "standard":
-        raise top.error("fantasyland_cards", 'has no effect unless fantasyland = "standard"')
-    for key in ("home_run_min_opponents", "home_run_split"):
-        if changed(key) and settings.get("home_run") is not True:
-            raise top.error(key, "has no effect without home_run = true")
+    settings = changed_settings(base, overrides)
     if "id" not in overrides:
         settings["id"] = default_id
     if "summary" not in overrides:
         settings["summary"] = f"{preset} with the changes in {source}"
-    return from_settings(settings, source, preset)
+    return from_settings(settings, source, preset)  # type: ignore[arg-type]
 
 
 _MAX_RULE_FILE = 256 * 1024  # a complete rule file is about 2 kB
@@ -708,7 +1237,7 @@ def with_spade_bonus(rules: RuleSet) -> RuleSet:
     unless the rules already have it (a rule file's ``"own"`` stays)."""
     if rules.royalties.spade_bonus:
         return rules
-    return rules._replace(royalties=rules.royalties._replace(spade_bonus="row"))
+    return rules._replace(royalties=rules.royalties._replace(spade_bonus=SpadeBonus.ROW))
 
 
 # TOML output ----------------------------------------------------------------------

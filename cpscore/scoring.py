@@ -297,7 +297,7 @@ class Settlement(Record):
 def royalty(rules: RuleSet, row_name: str, value: int) -> Amount:
     """The royalty a row of this poker value holds under ``rules``, before the
     spade bonus and ``max_per_hand`` (0 without royalties)."""
-    if rules.royalties.mode == "none" or (row_name == "middle" and rules.low_middle):
+    if rules.royalties.mode == "none" or (row_name == "middle" and rules.rows.low_middle):
         return 0
     kind = category(value)
     table = rules.royalties.table
@@ -335,18 +335,20 @@ class _Model:
         for front, middle, back in itertools.product((1, 0, -1), repeat=3):
             rows = (front, middle, back)
             scoop = _scoops(rows)
-            multiplier = 2 if scoop and rules.scoop_doubles else 1  # docs/rules.md 8
-            self.by_rows[rows] = (sum(rows), method_bonus(rules.method, rows), scoop, multiplier)
+            multiplier = 2 if scoop and rules.multipliers.scoop_doubles else 1  # docs/rules.md 8
+            self.by_rows[rows] = (sum(rows), method_bonus(rules.methods.method, rows), scoop, multiplier)
         royalties = rules.royalties
         self.mode = royalties.mode
-        self.second = rules.wheel == "second"
-        self.low_middle = rules.low_middle
+        self.second = rules.rows.wheel == "second"
+        self.low_middle = rules.rows.low_middle
         self.royalty_memos: tuple[dict[int, Amount], dict[int, Amount], dict[int, Amount]] = ({}, {}, {})
         # Royalties are looked up and nothing else: no spade bonus, no limit per hand.
         self.plain_royalties = not royalties.spade_bonus and not royalties.max_per_hand
         #: With suit_order, each suit's strength by suit code (3 highest), else None.
-        self.strength = None if rules.suit_order is None else [3 - rules.suit_order.index(suit) for suit in "cdhs"]
-        self.suit_foul = rules.suit_foul
+        self.strength = (
+            None if rules.suits.suit_order is None else [3 - rules.suits.suit_order.index(suit) for suit in "cdhs"]
+        )
+        self.suit_foul = rules.suits.suit_foul
         self.spade_row = royalties.spade_bonus == "row"
         self.broken = royalties.broken_royalties
 
@@ -365,17 +367,17 @@ def _model(rules: RuleSet) -> _Model:
         return model  # type: ignore[return-value]  # made for this rule set below
     royalties = rules.royalties
     key = (
-        rules.method,
-        rules.scoop_doubles,
-        rules.wheel,
-        rules.low_middle,
+        rules.methods.method,
+        rules.multipliers.scoop_doubles,
+        rules.rows.wheel,
+        rules.rows.low_middle,
         royalties.mode,
         royalties.table.key,
         royalties.spade_bonus,
         royalties.max_per_hand,
         royalties.broken_royalties,
-        rules.suit_order,
-        rules.suit_foul,
+        rules.suits.suit_order,
+        rules.suits.suit_foul,
     )
     found = _MODELS.get(key)
     if found is None:
@@ -538,20 +540,20 @@ _FRONT_QUALIFIES = {12: 14, 13: 15, 14: 16}  # progressive cards for QQ, KK, AA;
 def fantasyland(core: Core | None, rules: RuleSet, playing: bool, repeat: bool = False) -> Fantasyland | None:
     """Fantasyland next deal (docs/rules.md 9), or None when the rules have none.
     ``repeat``: this deal already was the player's one repeat, so they leave."""
-    if rules.fantasyland == "none":
+    if rules.ofc.fantasyland == "none":
         return None
     if core is None or core.foul or (playing and repeat):
         return Fantasyland(playing, False, None)
     front, middle, back = (plain >> CATEGORY_SHIFT for plain in core.plains)
-    progressive = rules.fantasyland == "progressive"
+    progressive = rules.ofc.fantasyland == "progressive"
     if playing:  # stay: trips in front, full house or better in the middle, quads or better in the back
         stays = front == 3 or middle >= 6 or back >= 7
-        return Fantasyland(True, stays, (14 if progressive else rules.fantasyland_cards) if stays else None)
+        return Fantasyland(True, stays, (14 if progressive else rules.ofc.fantasyland_cards) if stays else None)
     if front == 3:
-        return Fantasyland(False, True, 17 if progressive else rules.fantasyland_cards)
+        return Fantasyland(False, True, 17 if progressive else rules.ofc.fantasyland_cards)
     if front == 1 and digits(core.plains[0])[0] >= 12:  # a pair of queens or better
         pair = digits(core.plains[0])[0]
-        return Fantasyland(False, True, _FRONT_QUALIFIES[pair] if progressive else rules.fantasyland_cards)
+        return Fantasyland(False, True, _FRONT_QUALIFIES[pair] if progressive else rules.ofc.fantasyland_cards)
     return Fantasyland(False, False, None)
 
 
@@ -588,9 +590,9 @@ def check_hand(hand_or_cards: Hand | tuple[Card, ...], rules: RuleSet, playing_f
     cards = hand_or_cards.cards() if isinstance(hand_or_cards, Hand) else tuple(hand_or_cards)
     natural = detect(cards, hand, rules)
     if hand is None and natural is None:
-        if rules.false_claim is None:
+        if rules.naturals.false_claim is None:
             raise _not_a_natural(rules)
-        natural = Natural(FALSE_CLAIM, rules.false_claim, None, None)  # docs/rules.md 7: a false claim
+        natural = Natural(FALSE_CLAIM, rules.naturals.false_claim, None, None)  # docs/rules.md 7: a false claim
     assessment = assess(hand, rules) if hand else None
     core = assessment.core if assessment else None
     return HandReport(hand, cards, assessment, natural, fantasyland(core, rules, playing_fantasyland))
@@ -732,7 +734,7 @@ def pairs_of(seats: Sequence[Seat], rules: RuleSet, banker: int | None = None) -
     together; with banker pairing only the banker's pairs."""
     count = len(seats)
     owners = [seat.owner for seat in seats]
-    if rules.pairing == "banker":
+    if rules.banker.pairing == "banker":
         assert banker is not None  # kernel() names the banker
         return [(min(banker, k), max(banker, k)) for k in range(count) if k != banker]
     if len(set(owners)) == count:  # a player a hand: every pair plays
@@ -741,7 +743,7 @@ def pairs_of(seats: Sequence[Seat], rules: RuleSet, banker: int | None = None) -
             found = _ALL_PAIRS[count] = [(i, j) for i in range(count) for j in range(i + 1, count)]
         return found
     pairs = [(i, j) for i in range(count) for j in range(i + 1, count) if owners[i] != owners[j]]
-    if rules.criss_cross == "corresponding":  # first hands meet first hands, second hands second
+    if rules.methods.criss_cross == "corresponding":  # first hands meet first hands, second hands second
         counts = {owner: owners.count(owner) for owner in owners}
         if len(set(counts.values())) > 1:
             shown_counts = ", ".join(f"{owner} {count}" for owner, count in counts.items())
@@ -758,7 +760,7 @@ def banker_of(seats: Sequence[Seat], rules: RuleSet, banker: str | None = None) 
     """The banker's seat index under banker pairing (the one marked ``banker`` in
     the deal, else the player named, else the first listed); None otherwise.
     (A deal built under the rules refuses a banker marker without banker pairing.)"""
-    if rules.pairing != "banker":
+    if rules.banker.pairing != "banker":
         if banker is not None:
             raise DealError(
                 f"{banker} is named the banker, but the {rules.id} rules settle every pair: there is no banker"
@@ -795,12 +797,12 @@ def kernel(
     hand marked banker, else the first); ``standing`` is what earlier deals
     leave for caps and table stakes."""
     count = len(seats)
-    if any(seat.surrendered for seat in seats) and rules.surrender is None:
+    if any(seat.surrendered for seat in seats) and rules.methods.surrender is None:
         name = next(seat.name for seat in seats if seat.surrendered)
         raise DealError(f"{name} surrenders, but the {rules.id} rules have no surrender")
     naturals: list[Natural | None] = [None] * count
     cores: list[Core | None] = [None] * count
-    enabled = bool(rules.naturals)
+    enabled = bool(rules.naturals.units)
     for index, seat in enumerate(seats):
         if seat.surrendered:
             continue
@@ -821,22 +823,22 @@ def kernel(
                 naturals[index] = claim
                 continue
         if core is None:
-            if rules.false_claim is None:
+            if rules.naturals.false_claim is None:
                 raise _not_a_natural(rules, f"{seat.name}: ")
-            naturals[index] = Natural(FALSE_CLAIM, rules.false_claim, None, None)  # docs/rules.md 7
+            naturals[index] = Natural(FALSE_CLAIM, rules.naturals.false_claim, None, None)  # docs/rules.md 7
             continue
         cores[index] = core
     owners = [seat.owner for seat in seats]
-    bank = banker_of(seats, rules, banker) if rules.pairing == "banker" or banker is not None else None
+    bank = banker_of(seats, rules, banker) if rules.banker.pairing == "banker" or banker is not None else None
     if len(set(owners)) == count and bank is None:  # the common case: every pair of hands plays
         settling = _ALL_PAIRS.get(count) or pairs_of(seats, rules)
     else:
         settling = pairs_of(seats, rules, bank)
-    foul_plays, ties_to_bank = rules.foul_plays, rules.banker_wins_ties
+    foul_plays, ties_to_bank = rules.rows.foul_plays, rules.banker.banker_wins_ties
     # Pairs whose rows are played, and who scooped whom (for the multipliers).
     played: dict[tuple[int, int], tuple[int, int, int]] = {}
     notes: dict[tuple[int, int], tuple[str, str, str]] = {}
-    suits = rules.suit_order is not None
+    suits = rules.suits.suit_order is not None
     for i, j in settling:
         core_a, core_b = cores[i], cores[j]
         if core_a is not None and core_b is not None:
@@ -845,11 +847,11 @@ def kernel(
                 rows, notes[i, j] = _row_notes(core_a, core_b, rows, suits, bank if ties_to_bank else None, i)
             played[i, j] = rows
     home_run = [False] * count
-    if rules.home_run:
-        minimum = rules.home_run_min_opponents
+    if rules.multipliers.home_run:
+        minimum = rules.multipliers.home_run_min_opponents
         for index in range(count) if bank is None else (bank,):  # only the banker has a home run
             home_run[index] = scoops_everyone(index, settling, played, minimum)
-    equal = rules.home_run_split == "equal"
+    equal = rules.multipliers.home_run_split == "equal"
     model = _model(rules)
     by_rows, with_royalties = model.by_rows, model.mode != "none" or model.broken
     units: list[Amount] = [0] * count
@@ -895,11 +897,11 @@ def kernel(
         units[j] -= amount
         money[i] += paid
         money[j] -= paid
-    if (equal and any(home_run)) or rules.cap is not None or rules.table_stakes:  # docs/rules.md 8, 12
+    if (equal and any(home_run)) or rules.money.cap is not None or rules.money.table_stakes:  # docs/rules.md 8, 12
         changed = [list(pair) for pair in pairs]
         if equal and any(home_run):
             _split_equally(changed, home_run)
-        if rules.cap is not None or rules.table_stakes:
+        if rules.money.cap is not None or rules.money.table_stakes:
             standing = _cut(changed, owners, rules, standing)
         pairs = [tuple(pair) for pair in changed]
         units, money = [0] * count, [0] * count
@@ -910,7 +912,7 @@ def kernel(
             money[i] += paid
             money[j] -= paid
     fantasylands: list[Fantasyland | None] = [None] * count
-    if rules.fantasyland != "none":
+    if rules.ofc.fantasyland != "none":
         fantasylands = [
             fantasyland(core, rules, seat.fantasyland, seat.name in repeats) for seat, core in zip(seats, cores)
         ]
@@ -950,7 +952,7 @@ def _natural_units(a: Natural | None, b: Natural | None, rules: RuleSet) -> Amou
     false_a, false_b = a is not None and a.id == FALSE_CLAIM, b is not None and b.id == FALSE_CLAIM
     natural_a, natural_b = (None if false_a else a), (None if false_b else b)
     if natural_a and natural_b:
-        if rules.natural_vs_natural == "net":
+        if rules.naturals.natural_vs_natural == "net":
             return natural_a.units - natural_b.units
         outcome = compare(natural_a, natural_b, rules)
         return natural_a.units if outcome > 0 else -natural_b.units if outcome < 0 else 0
@@ -958,8 +960,8 @@ def _natural_units(a: Natural | None, b: Natural | None, rules: RuleSet) -> Amou
         return natural_a.units if natural_a else -natural_b.units  # type: ignore[union-attr]
     if false_a and false_b:
         return 0
-    assert rules.false_claim is not None  # a false claim is made only under rules that fine it
-    return -rules.false_claim if false_a else rules.false_claim
+    assert rules.naturals.false_claim is not None  # a false claim is made only under rules that fine it
+    return -rules.naturals.false_claim if false_a else rules.naturals.false_claim
 
 
 def _split_equally(pairs: list[list[Any]], home_run: list[bool]) -> None:
@@ -984,19 +986,19 @@ def _cut(pairs: list[list[Any]], owners: list[str], rules: RuleSet, standing: St
     """Cut each payment, in the order the pairs are paid, so that no player's net
     passes the cap and nobody pays more than their stack or wins from one
     opponent more than the opponent's stack (docs/rules.md 12)."""
-    cap = rules.cap
+    cap = rules.money.cap
     players = dict.fromkeys(owners)
     net: dict[str, Amount] = {player: 0 for player in players}
-    if cap is not None and rules.cap_scope == "session" and standing is not None and standing.net is not None:
+    if cap is not None and rules.money.cap_scope == "session" and standing is not None and standing.net is not None:
         net.update({player: standing.net.get(player, 0) for player in players})
     stacks: dict[str, Amount] | None = None
-    if rules.table_stakes:
+    if rules.money.table_stakes:
         if standing is None or standing.stacks is None:
-            if rules.table_stakes is True:
+            if rules.money.table_stakes is True:
                 raise DealError(
                     f"the {rules.id} rules play table stakes: give the buy-in (--buy-in N, or @buy-in N in a session)"
                 )
-            stacks = {player: rules.table_stakes for player in players}
+            stacks = {player: rules.money.table_stakes for player in players}
         else:
             stacks = dict(standing.stacks)
             for player in players:
@@ -1025,18 +1027,18 @@ def _cut(pairs: list[list[Any]], owners: list[str], rules: RuleSet, standing: St
         pair[12], pair[16] = (paid if owed > 0 else -paid), cut
     carried = dict(standing.net) if standing is not None and standing.net is not None else {}
     carried.update(net)
-    return Standing(carried if cap is not None and rules.cap_scope == "session" else None, stacks)
+    return Standing(carried if cap is not None and rules.money.cap_scope == "session" else None, stacks)
 
 
 def _surrender_units(a: Seat, b: Seat, core_a: Core | None, core_b: Core | None, rules: RuleSet) -> Amount:
     """What a pair with a surrender pays, from a's side: nothing when both
     surrender or the other hand fouls, else the surrender's units."""
-    assert rules.surrender is not None  # kernel() refuses a surrender under rules without one
+    assert rules.methods.surrender is not None  # kernel() refuses a surrender under rules without one
     fouled_a = core_a is not None and core_a.foul is not None
     fouled_b = core_b is not None and core_b.foul is not None
     if (a.surrendered and b.surrendered) or (a.surrendered and fouled_b) or (b.surrendered and fouled_a):
         return 0
-    return -rules.surrender if a.surrendered else rules.surrender
+    return -rules.methods.surrender if a.surrendered else rules.methods.surrender
 
 
 def settle(

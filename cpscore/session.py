@@ -694,13 +694,13 @@ class Ledger:
         self.bank_order: list[str] = []
         # Table stakes: each player's stack, and the money a new player brings; a cap
         # over the session: each player's net money so far (docs/rules.md 12).
-        if buy_in is None and rules.table_stakes and rules.table_stakes is not True:
-            buy_in = rules.table_stakes
-        if rules.table_stakes is True and buy_in is None:
+        if buy_in is None and rules.money.table_stakes and rules.money.table_stakes is not True:
+            buy_in = rules.money.table_stakes
+        if rules.money.table_stakes is True and buy_in is None:
             raise DealError(
                 f"the {rules.id} rules play table stakes: give the buy-in (@buy-in N in the session, or --buy-in N)"
             )
-        self.buy_in = buy_in if rules.table_stakes else None
+        self.buy_in = buy_in if rules.money.table_stakes else None
         self.stacks: dict[str, Amount] = {}
         self.net: dict[str, Amount] = {}
         self.over: str | None = None  # why the session ended (a stack is empty), once it has
@@ -878,7 +878,7 @@ class Ledger:
     def _standing(self, deal: Deal) -> Standing | None:
         """What the deal's cuts start from: the players' stacks (a new player
         brings the buy-in) and, with a cap over the session, their net so far."""
-        if self.buy_in is None and not (self.rules.cap is not None and self.rules.cap_scope == "session"):
+        if self.buy_in is None and not (self.rules.money.cap is not None and self.rules.money.cap_scope == "session"):
             return None
         stacks = None
         if self.buy_in is not None:
@@ -892,7 +892,7 @@ class Ledger:
         if outcome.banker is not None:
             # The bank stays (fixed) or passes to the next player listed, after the last
             # back to the first; a player who sits out the next deal is passed over.
-            step = 1 if self.rules.banker_rotation == "next" else 0
+            step = 1 if self.rules.banker.banker_rotation == "next" else 0
             self.bank_order = [seats[(outcome.banker + step + k) % len(seats)].name for k in range(len(seats))]
         standing = outcome.standing
         if standing is None:

@@ -48,15 +48,15 @@ def stats_table(stats: Stats, rules: RuleSet, style: str = DEFAULT_STYLE, show_m
         ("Scoops suffered", lambda p: str(p.scoops_suffered)),
         ("Fouls", lambda p: str(p.fouls)),
     ]
-    if rules.surrender is not None:
+    if rules.methods.surrender is not None:
         lines.append(("Surrenders", lambda p: str(p.surrenders)))
-    if rules.naturals:
+    if rules.naturals.units:
         lines.append(("Naturals", lambda p: str(sum(p.naturals.values()))))
-    if rules.false_claim is not None:
+    if rules.naturals.false_claim is not None:
         lines.append(("False claims", lambda p: str(p.false_claims)))
     if rules.royalties.mode != "none" or rules.royalties.broken_royalties:
         lines.append(("Royalties", lambda p: number(p.royalties)))
-    if rules.fantasyland != "none":
+    if rules.ofc.fantasyland != "none":
         lines += [
             ("Fantasyland entries", lambda p: str(p.fantasyland_entries)),
             ("Fantasyland stays", lambda p: str(p.fantasyland_stays)),
@@ -80,7 +80,7 @@ def naturals_text(stats: Stats, rules: RuleSet) -> str:
     dragon x2.``), wrapped to 80 columns; "" when none was claimed."""
     import textwrap
 
-    order = stats.natural_ids(rules.natural_rank)
+    order = stats.natural_ids(rules.naturals.natural_rank)
     parts = []
     for player in stats.players.values():
         claims = [
@@ -123,6 +123,6 @@ def stats_data(stats: Stats, rules: RuleSet, stake: Amount) -> dict[str, object]
     """``{rules, stake, deals, players}``: the deals counted and each player's
     statistics (:func:`player_data`), in order of first appearance; each
     player's ``naturals`` in the rules' ``natural_rank`` order."""
-    order = stats.natural_ids(rules.natural_rank)
+    order = stats.natural_ids(rules.naturals.natural_rank)
     players = [player_data(player, order) for player in stats.players.values()]
     return {"rules": rules.id, "stake": stake, "deals": stats.deals, "players": players}

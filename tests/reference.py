@@ -236,18 +236,18 @@ class Rows:
     def __init__(self, hand, rules) -> None:
         self.hand = hand
         self.front = three_key(hand.front)
-        self.middle = five_key(hand.middle, rules.wheel)
-        self.back = five_key(hand.back, rules.wheel)
-        self.low_middle = rules.low_middle
-        self.suit_order = rules.suit_order
+        self.middle = five_key(hand.middle, rules.rows.wheel)
+        self.back = five_key(hand.back, rules.rows.wheel)
+        self.low_middle = rules.rows.low_middle
+        self.suit_order = rules.suits.suit_order
         self.suits = None
         if self.suit_order:
             self.suits = tuple(suit_key(cards, key, self.suit_order) for cards, key in zip(hand.rows, self.keys()))
-        if rules.low_middle:  # docs/rules.md 10: the only setting rule left is back >= front
+        if rules.rows.low_middle:  # docs/rules.md 10: the only setting rule left is back >= front
             self.fouled = front_beats_five(self.front, self.back)
         else:  # docs/rules.md 3
             self.fouled = self.middle > self.back or front_beats_five(self.front, self.middle)
-            if rules.suit_foul and self.middle == self.back:  # docs/rules.md 12.1
+            if rules.suits.suit_foul and self.middle == self.back:  # docs/rules.md 12.1
                 self.fouled = self.fouled or self.suits[1] > self.suits[2]
         held = (0, 0, 0, 0) if self.fouled else royalties_held(hand, rules)
         self.royalties, self.broken = held[:3], held[3]
@@ -281,7 +281,7 @@ def royalties_held(hand, rules) -> tuple:
     "whatever royalties.mode" (docs/rules.md 6)."""
     amounts = []
     for name, cards in zip(ROWS, hand.rows):
-        plays = rules.royalties.mode != "none" and not (name == "middle" and rules.low_middle)
+        plays = rules.royalties.mode != "none" and not (name == "middle" and rules.rows.low_middle)
         amount = royalty_of_row(rules, name, cards) if plays else 0
         if rules.royalties.spade_bonus and any(map(is_two_of_spades, cards)):
             amount = amount * 2
@@ -363,7 +363,7 @@ def rows_natural_key(kind: str, back, middle, front, rules, wheel: str) -> tuple
     """(back, middle, front) keys if all three rows are rows of ``kind``."""
     b = five_row_as(kind, back, wheel)
     m = five_row_as(kind, middle, wheel)
-    f = front_row_as(kind, front, rules.ace_high_front_straight)
+    f = front_row_as(kind, front, rules.naturals.ace_high_front_straight)
     if b is None or m is None or f is None:
         return None
     return (b, m, f)
@@ -376,7 +376,7 @@ def best_arrangement_key(kind: str, cards, rules, wheel: str) -> tuple | None:
     if kind != "straight" and not suits_split_into_rows(cards):
         return None
     codes = tuple(sorted(card.code for card in cards))
-    return _best_arrangement(kind, codes, tuple(cards), wheel, rules.ace_high_front_straight)
+    return _best_arrangement(kind, codes, tuple(cards), wheel, rules.naturals.ace_high_front_straight)
 
 
 def suits_split_into_rows(cards) -> bool:
@@ -471,7 +471,7 @@ def natural_key(natural: str, cards, hand, rules, wheel: str):
             return (False, None)
         odd = [r for r, n in counts.items() if n % 2]
         # Equal pairs tie whatever the odd card, unless six_pairs_odd_card compares it last.
-        return (True, (tuple(pairs), max(odd) if rules.six_pairs_odd_card else 0))
+        return (True, (tuple(pairs), max(odd) if rules.naturals.six_pairs_odd_card else 0))
     if natural == "five-pairs-trips":
         # docs/rules.md 7: five pairs and a three of a kind use all 13 cards, so exactly
         # one rank has an odd count, and it is 3 (a four of a kind is two pairs).
@@ -493,10 +493,10 @@ def claim(cards, hand, rules, natural_wheel: str | None = None) -> NaturalClaim 
     under ``"rank"`` the first in ``natural_rank`` that the cards make.
     ``natural_wheel`` overrides the rules' ``wheel`` in the row-based naturals'
     tie-breaks (see :func:`settle`)."""
-    enabled = dict(rules.naturals)
-    wheel = natural_wheel or rules.wheel
-    position = {natural: index for index, natural in enumerate(rules.natural_rank)}
-    if rules.natural_order == "rank":
+    enabled = dict(rules.naturals.units)
+    wheel = natural_wheel or rules.rows.wheel
+    position = {natural: index for index, natural in enumerate(rules.naturals.natural_rank)}
+    if rules.naturals.natural_order == "rank":
         order = sorted(enabled, key=lambda n: position[n])
     else:
         order = sorted(enabled, key=lambda n: (-enabled[n], position[n]))
@@ -504,17 +504,17 @@ def claim(cards, hand, rules, natural_wheel: str | None = None) -> NaturalClaim 
         made, key = natural_key(natural, cards, hand, rules, wheel)
         if made:
             high = None
-            if rules.suit_order:
-                high = max((rank(card), suit_strength(card, rules.suit_order)) for card in cards)
+            if rules.suits.suit_order:
+                high = max((rank(card), suit_strength(card, rules.suits.suit_order)) for card in cards)
             return NaturalClaim(natural, enabled[natural], key, high)
     return None
 
 
 def natural_outcome(a: NaturalClaim, b: NaturalClaim, rules) -> int:
     """1 if a collects from b, -1 if it pays, 0 for a tie (docs/rules.md 7)."""
-    position = {natural: index for index, natural in enumerate(rules.natural_rank)}
+    position = {natural: index for index, natural in enumerate(rules.naturals.natural_rank)}
     if a.id != b.id:
-        if rules.natural_order == "value":
+        if rules.naturals.natural_order == "value":
             if a.units != b.units:
                 return 1 if a.units > b.units else -1
             # all-high and all-low share a line of docs/rules.md 7's table: in equal value
@@ -524,14 +524,14 @@ def natural_outcome(a: NaturalClaim, b: NaturalClaim, rules) -> int:
         # "rank": the one earlier in natural_rank collects, whatever the values (all-high too).
         return 1 if position[a.id] < position[b.id] else -1
     result = 0 if a.key is None else (a.key > b.key) - (a.key < b.key)
-    if result == 0 and rules.natural_suit_tiebreak:  # the hand holding the highest card
+    if result == 0 and rules.naturals.natural_suit_tiebreak:  # the hand holding the highest card
         result = (a.high > b.high) - (a.high < b.high)
     return result
 
 
 def naturals_pay(a: NaturalClaim, b: NaturalClaim, rules):
     """What b pays a when both hold naturals."""
-    if rules.natural_vs_natural == "net":  # each collects its own value; the two net
+    if rules.naturals.natural_vs_natural == "net":  # each collects its own value; the two net
         return a.units - b.units
     result = natural_outcome(a, b, rules)
     return a.units if result > 0 else -b.units if result < 0 else 0
@@ -555,11 +555,11 @@ def fantasyland(seat, rows: Rows | None, rules, repeats: Collection[str]) -> tup
     """(status, cards next deal) for docs/rules.md 9, or None without Fantasyland.
     Reading: a hand whose rows do not play (a natural, a surrender) neither
     enters nor stays."""
-    if rules.fantasyland == "none":
+    if rules.ofc.fantasyland == "none":
         return None
     playing = seat.fantasyland
-    progressive = rules.fantasyland == "progressive"
-    standard = rules.fantasyland_cards
+    progressive = rules.ofc.fantasyland == "progressive"
+    standard = rules.ofc.fantasyland_cards
     if rows is None or rows.fouled or (playing and seat.name in repeats):
         return ("leaves", None) if playing else ("none", None)
     front_category, front_ranks = rows.front
@@ -587,20 +587,20 @@ def pairings(seats, rules, banker: int | None) -> list[tuple[int, int]]:
     "corresponding"`` only a player's n-th hand against another's n-th."""
     owners = [seat.owner for seat in seats]
     count = len(seats)
-    if rules.pairing == "banker":
+    if rules.banker.pairing == "banker":
         if len(set(owners)) != count:
             raise Invalid("banker pairing with several hands of one player (criss-cross)")
         bank = 0 if banker is None else banker
         return [(i, j) for i in range(count) for j in range(i + 1, count) if bank in (i, j)]
     number = [owners[: index + 1].count(owners[index]) for index in range(count)]
-    if rules.criss_cross == "corresponding" and len({owners.count(owner) for owner in owners}) > 1:
+    if rules.methods.criss_cross == "corresponding" and len({owners.count(owner) for owner in owners}) > 1:
         raise Invalid("corresponding criss-cross with players holding different numbers of hands")
     pairs = []
     for i in range(count):
         for j in range(i + 1, count):
             if owners[i] == owners[j]:
                 continue  # criss-cross: one player's hands never meet
-            if rules.criss_cross == "corresponding" and number[i] != number[j]:
+            if rules.methods.criss_cross == "corresponding" and number[i] != number[j]:
                 continue
             pairs.append((i, j))
     return pairs
@@ -639,7 +639,7 @@ def settle(
     pair_stakes = pair_stakes or {}
     seats = list(deal.seats)
     count = len(seats)
-    if any(seat.surrendered for seat in seats) and rules.surrender is None:
+    if any(seat.surrendered for seat in seats) and rules.methods.surrender is None:
         raise Invalid("a surrender under rules with no surrender")
 
     naturals: list[NaturalClaim | None] = []
@@ -650,7 +650,7 @@ def settle(
         if not seat.surrendered and not seat.waive:
             natural = claim(seat.cards, seat.hand, rules, natural_wheel)
         false_claim = natural is None and seat.hand is None and not seat.surrendered
-        if false_claim and rules.false_claim is None:
+        if false_claim and rules.naturals.false_claim is None:
             raise Invalid(f"{seat.name}: an unset hand that makes no natural")
         naturals.append(natural)
         false_claims.append(false_claim)
@@ -658,7 +658,7 @@ def settle(
         rows.append(Rows(seat.hand, rules) if plays_rows else None)
 
     pairs_of = pairings(seats, rules, banker)
-    bank = (0 if banker is None else banker) if rules.pairing == "banker" else None
+    bank = (0 if banker is None else banker) if rules.banker.pairing == "banker" else None
 
     def opponents(i: int) -> list[int]:
         return [b if a == i else a for a, b in pairs_of if i in (a, b)]
@@ -667,7 +667,7 @@ def settle(
         """The rows as set, from i's side; a tie with the banker goes to the
         banker under ``banker_wins_ties`` (docs/rules.md 12.1)."""
         outcomes = rows[i].row_outcomes(rows[j])
-        if rules.banker_wins_ties and bank in (i, j):
+        if rules.banker.banker_wins_ties and bank in (i, j):
             won = 1 if bank == i else -1
             outcomes = tuple(won if outcome == 0 else outcome for outcome in outcomes)
         return outcomes
@@ -688,15 +688,15 @@ def settle(
         decide, a fouled hand's too (cpscore's docs' reading)."""
         if rows[i] is None or rows[j] is None:
             return False  # a natural, a surrender or a false claim is not scooped
-        return (as_set(i, j) if rules.foul_plays else judged(i, j)) == SCOOP
+        return (as_set(i, j) if rules.rows.foul_plays else judged(i, j)) == SCOOP
 
     def home_run(i: int) -> bool:
         """docs/rules.md 8: scoops every opponent, with at least
         ``home_run_min_opponents`` of them; under banker pairing only the banker."""
-        if not rules.home_run or (bank is not None and i != bank):
+        if not rules.multipliers.home_run or (bank is not None and i != bank):
             return False
         others = opponents(i)
-        return len(others) >= rules.home_run_min_opponents and all(scoops(i, j) for j in others)
+        return len(others) >= rules.multipliers.home_run_min_opponents and all(scoops(i, j) for j in others)
 
     def royalty_units(i: int, j: int, outcomes) -> object:
         """docs/rules.md 6: what the pair's royalties pay i (broken royalties by
@@ -728,9 +728,9 @@ def settle(
     def play(i: int, j: int, outcomes) -> tuple:
         """Steps 4-6 on these row outcomes: (units i collects after scoop
         doubling, the scooper whose home run would double them, or None)."""
-        total = sum(outcomes) + method_bonus(rules.method, outcomes) + royalty_units(i, j, outcomes)
+        total = sum(outcomes) + method_bonus(rules.methods.method, outcomes) + royalty_units(i, j, outcomes)
         scooper = i if outcomes == SCOOP else j if outcomes == SCOOPED else None
-        if scooper is not None and rules.scoop_doubles:
+        if scooper is not None and rules.multipliers.scoop_doubles:
             total = total * 2
         return (total, scooper)
 
@@ -746,16 +746,16 @@ def settle(
                 return [(-natural_j.units, None)]
             if false_claims[i] and false_claims[j]:
                 return [(0, None)]
-            return [(rules.false_claim if false_claims[j] else -rules.false_claim, None)]
+            return [(rules.naturals.false_claim if false_claims[j] else -rules.naturals.false_claim, None)]
         a, b = seats[i], seats[j]
         if a.surrendered or b.surrendered:  # step 2
             if a.surrendered and b.surrendered:
                 return [(0, None)]
             if a.surrendered:
-                return [(0 if rows[j] is not None and rows[j].fouled else -rules.surrender, None)]
-            return [(0 if rows[i] is not None and rows[i].fouled else rules.surrender, None)]
+                return [(0 if rows[j] is not None and rows[j].fouled else -rules.methods.surrender, None)]
+            return [(0 if rows[i] is not None and rows[i].fouled else rules.methods.surrender, None)]
         fouled_a, fouled_b = rows[i].fouled, rows[j].fouled  # step 3
-        if not rules.foul_plays or not (fouled_a or fouled_b):
+        if not rules.rows.foul_plays or not (fouled_a or fouled_b):
             if fouled_a and fouled_b:
                 return [(0, None)]
             return [play(i, j, judged(i, j))]  # steps 4-6
@@ -764,8 +764,8 @@ def settle(
         # foul_plays: the penalty (section 3 with royalties 0; the fouled hand scooped,
         # doubled by the scoop and by the collecting hand's home run), plus the play.
         live = j if fouled_a else i
-        penalty = 3 + method_bonus(rules.method, SCOOP)
-        if rules.scoop_doubles:
+        penalty = 3 + method_bonus(rules.methods.method, SCOOP)
+        if rules.multipliers.scoop_doubles:
             penalty *= 2
         return [(penalty if live == i else -penalty, live), play(i, j, as_set(i, j))]
 
@@ -774,9 +774,9 @@ def settle(
     pair_units = {}
     for (i, j), found in settled.items():
         pair_units[i, j] = sum(units for units, _ in found)
-        if rules.home_run_split == "pair":  # docs/rules.md 8: x2 again
+        if rules.multipliers.home_run_split == "pair":  # docs/rules.md 8: x2 again
             pair_units[i, j] += sum(units for units, scooper in found if scooper is not None and runs[scooper])
-    if rules.home_run_split == "equal":  # docs/rules.md 8: the extra T shared out equally
+    if rules.multipliers.home_run_split == "equal":  # docs/rules.md 8: the extra T shared out equally
         for holder in (i for i in range(count) if runs[i]):
             others = opponents(holder)
 
@@ -792,13 +792,13 @@ def settle(
 
     # Step 7 and docs/rules.md 12.1's cap and table stakes: money, paid in pair order.
     nets = {seat.owner: 0 for seat in seats}
-    if rules.cap is not None and rules.cap_scope == "session":
+    if rules.money.cap is not None and rules.money.cap_scope == "session":
         nets.update(carried or {})
     left = None
-    if rules.table_stakes is not None:  # every stack the buy-in, unless the session gives them
-        if stacks is None and rules.table_stakes is True:
+    if rules.money.table_stakes is not None:  # every stack the buy-in, unless the session gives them
+        if stacks is None and rules.money.table_stakes is True:
             raise Invalid("table stakes with no buy-in")
-        left = dict(stacks) if stacks is not None else {seat.owner: rules.table_stakes for seat in seats}
+        left = dict(stacks) if stacks is not None else {seat.owner: rules.money.table_stakes for seat in seats}
         if any(seat.owner not in left for seat in seats):
             raise Invalid("a player without a stack")
     units = {seat.name: 0 for seat in seats}
@@ -810,8 +810,8 @@ def settle(
         owed = paid * pair_stakes.get(frozenset((a.owner, b.owner)), stake)
         receiver, payer = (a.owner, b.owner) if owed >= 0 else (b.owner, a.owner)
         amount = abs(owed)
-        if rules.cap is not None:
-            amount = min(amount, max(0, rules.cap - nets[receiver]), max(0, rules.cap + nets[payer]))
+        if rules.money.cap is not None:
+            amount = min(amount, max(0, rules.money.cap - nets[receiver]), max(0, rules.money.cap + nets[payer]))
         if left is not None:
             amount = min(amount, left[payer], left[receiver])
             left[payer] -= amount
@@ -838,5 +838,5 @@ def settle(
     for seat in seats:
         before = owners.get(seat.owner, (0, 0))
         owners[seat.owner] = (before[0] + units[seat.name], before[1] + money[seat.name])
-    session = rules.cap is not None and rules.cap_scope == "session"
+    session = rules.money.cap is not None and rules.money.cap_scope == "session"
     return Outcome(players, pairs, owners, left, nets if session else None)

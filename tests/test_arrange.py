@@ -15,7 +15,7 @@ from cpscore.errors import CardError, CpscoreError, RulesError
 from cpscore.formatting import render_json
 from cpscore.hands import evaluate3, evaluate5, evaluate_row
 from cpscore.naturals import detect
-from cpscore.rules import METHOD_BONUSES, _merge, from_settings, get_rules, preset_names, rules_from_toml
+from cpscore.rules import METHOD_BONUSES, changed_settings, from_settings, get_rules, preset_names, rules_from_toml
 from cpscore.scoring import broken_royalties, evaluate_core, fantasyland, kernel, row_codes, suit_key
 
 HAND = "Ah Ad Ac 7s 7d Ks Kd 4c 9h 9c 5d 5s 2c"
@@ -24,7 +24,7 @@ DRAGON = "2h 3d 4c 5s 6h 7d 8c 9s Th Jd Qc Ks Ah"
 
 def changed(preset, **settings):
     """A rule set made anew from a preset with some settings changed."""
-    return from_settings(_merge(get_rules(preset).settings(), settings), "test")
+    return from_settings(changed_settings(get_rules(preset), settings), "test")
 
 
 @pytest.mark.slow
@@ -165,7 +165,7 @@ def test_the_search_reads_the_estimates_numbers(rules, banker, hand):
         for combo, mask in zip(*_combos(13, size)):
             slow = model.row_chances(name, [codes[i] for i in combo], codes)
             assert rows.chances(name, mask) == pytest.approx((slow.win, slow.lose, slow.royalty), abs=1e-12)
-            if rules.suit_order is not None:
+            if rules.suits.suit_order is not None:
                 assert slow.tie == 0  # suits break every tie
 
 
@@ -686,7 +686,7 @@ def test_a_setting_that_does_not_choose_the_setting_changes_nothing(preset, sett
         base = changed(preset, home_run_min_opponents=1)  # one opponent: an equal split of one pair is the pair
     for seed in range(2):
         cards = random.Random(seed).sample(CARDS, 13)
-        for count in (13, 14) if base.fantasyland != "none" else (13,):
+        for count in (13, 14) if base.ofc.fantasyland != "none" else (13,):
             hand = cards + [card for card in CARDS if card not in cards][:1] if count == 14 else cards
             ours = [(str(s.hand), s.expected, s.discards) for s in arrange(hand, base, 3)]
             assert [(str(s.hand), s.expected, s.discards) for s in arrange(hand, other, 3)] == ours
@@ -854,7 +854,7 @@ def test_the_wheel_ranks_second_where_the_rules_say():
 def test_a_scoop_of_the_one_opponent_is_a_home_run_of_1(rules, banker, multipliers):
     model = _model(rules, banker)
     assert model.multipliers == multipliers
-    units = 3 + sum(METHOD_BONUSES[rules.method])
+    units = 3 + sum(METHOD_BONUSES[rules.methods.method])
     scoop = model.value(1, 0, 0, 1, 0, 0, 1, 0, 0)[0]
     scooped = model.value(0, 1, 0, 0, 1, 0, 0, 1, 0)[0]
     holder = model.opponent_holder if rules.royalties.mode == "holder" else 0.0
@@ -913,7 +913,7 @@ def test_the_new_naturals_are_claimed_in_the_rules_order(cards, rules, naturals,
     assert made.naturals == naturals
     assert made.recommend == recommend
     if naturals:  # the first is the one claimed, and what it collects
-        assert made.natural_units == rules.naturals[naturals[0]]
+        assert made.natural_units == rules.naturals.units[naturals[0]]
         assert detect(parse_cards(cards), None, rules).id == naturals[0]
         assert (recommend is not None) == (float(made.natural_units) > made.settings[0].worth)
 
@@ -928,7 +928,7 @@ def test_a_hand_without_a_natural_is_never_declared_a_false_claim():
 @pytest.mark.parametrize("preset", ["pineapple", "pineapple-ru"])
 def test_standard_fantasyland_of_14_cards_discards_one(preset):
     rules = get_rules(preset)
-    assert (rules.fantasyland, rules.fantasyland_cards) == ("standard", 14)
+    assert (rules.ofc.fantasyland, rules.ofc.fantasyland_cards) == ("standard", 14)
     cards = parse_cards(STAY_IF_IT_COUNTS[0])
     made = arrangement(cards, rules, 2, 50)
     assert made.fantasyland == FANTASYLAND_VALUE

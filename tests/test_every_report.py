@@ -50,9 +50,9 @@ def nights(draw):
         header.append(("@rules", preset))
     if draw(st.booleans()):
         header.append(("@stake", str(draw(st.sampled_from([0, 2, 5, "2.5", 10])))))
-    if rules.table_stakes:
+    if rules.money.table_stakes:
         header.append(("@buy-in", str(draw(st.sampled_from([20, 60, 200])))))
-    seated = list(NAMES[: draw(st.integers(2, rules.max_players))])
+    seated = list(NAMES[: draw(st.integers(2, rules.methods.max_players))])
     count = draw(st.integers(1, 5))
     deals = []
     for _ in range(count):

@@ -115,9 +115,9 @@ def test_naturals_and_their_tie_breaks():
         {"A": "2h 2d 4c 4s 6h 6d 8c 8s Th Td Kc Ks Ah", "B": "2c 2s 4d 4h 6c 6s 8d 8h Tc Ts Kd Kh Qh"},
     )
     assert "both six pairs: A's pairs K-T-8-6-4-2, B's K-T-8-6-4-2: a tie" in tie
-    from cpscore.rules import _merge, from_settings
+    from cpscore.rules import changed_settings, from_settings
 
-    odd_card = from_settings(_merge(get_rules("taiwanese").settings(), {"six_pairs_odd_card": True}), "test")
+    odd_card = from_settings(changed_settings(get_rules("taiwanese"), {"six_pairs_odd_card": True}), "test")
     odd = why(
         odd_card,
         {"A": "2h 2d 4c 4s 6h 6d 8c 8s Th Td Kc Ks Ah", "B": "2c 2s 4d 4h 6c 6s 8d 8h Tc Ts Kd Kh Qh"},
@@ -184,17 +184,17 @@ def test_a_tie_between_three_straights_names_each_row_as_it_ranks(tmp_path):
 def test_one_pair_explained_alone_reads_its_cut_and_split(tmp_path):
     """explain_pair on its own finds the pair's cut and home-run split, as explain does for the deal."""
     from cpscore.explain import explain_pair
-    from cpscore.rules import _merge, from_settings
+    from cpscore.rules import changed_settings, from_settings
 
     ann = "Qh Qd 2c / Kh Kd Kc 3h 3d / 9s 9h 9d 9c 4h"
     ben = "Js Jd 5c / Th Td 8c 8d 2d / Ac Ad 6s 6h 7c"
     cat = "Ts 7d 4c / 6c 6d 5s 5h 3c / As Ks Qs 8s 2s"
-    base = get_rules("ofc").settings()
+    base = get_rules("ofc")
     for changes, found in (
         ({"cap": 30}, "  cut     cap 30 on each player's net over this deal"),
         ({"home_run": True, "home_run_min_opponents": 2, "home_run_split": "equal"}, "  split   T / n = 60 / 2 = 30"),
     ):
-        rules = from_settings(_merge(base, changes), "test")
+        rules = from_settings(changed_settings(base, changes), "test")
         deal = build_deal([Entry(n, h, "") for n, h in {"Ann": ann, "Ben": ben, "Cat": cat}.items()], rules)
         result = settle(deal, rules)
         alone = "\n".join(explain_pair(pair, result) for pair in result.pairs)

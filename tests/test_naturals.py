@@ -13,7 +13,7 @@ from hypothesis import strategies as st
 from cpscore.cards import CARDS, Hand, card_code
 from cpscore.deal import Deal, Seat
 from cpscore.naturals import REGISTRY, Facts
-from cpscore.rules import NATURALS, _merge, from_settings, get_rules
+from cpscore.rules import NATURALS, changed_settings, from_settings, get_rules
 from cpscore.scoring import evaluate_core, settle
 from cpscore.values import CATEGORY_SHIFT
 
@@ -24,7 +24,7 @@ SUITS = range(4)
 def only(natural, units=5, preset="2-4", **settings_):
     """A rule set that plays only ``natural``."""
     changes = {"naturals": {name: (units if name == natural else False) for name in NATURALS}, **settings_}
-    return from_settings(_merge(get_rules(preset).settings(), changes), "test")
+    return from_settings(changed_settings(get_rules(preset), changes), "test")
 
 
 def card(rank, suit):
@@ -191,7 +191,7 @@ def test_a_rule_sets_merged_screen_is_its_naturals_screens(order, enabled, set_h
     from cpscore.naturals import screen
 
     changes = {"naturals": {name: (3 if name in enabled else False) for name in NATURALS}}
-    rules = from_settings(_merge(get_rules("2-4").settings(), changes), "test")
+    rules = from_settings(changed_settings(get_rules("2-4"), changes), "test")
     cards = [CARDS[code] for code in order[:13]]
     hand = Hand(tuple(cards[:3]), tuple(cards[3:8]), tuple(cards[8:])) if set_hand else None
     facts = facts_of(cards, hand, rules)

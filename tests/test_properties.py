@@ -26,13 +26,13 @@ def _hand(cards, tidy):
 @st.composite
 def deals(draw, presets=None):
     rules = get_rules(draw(st.sampled_from(presets or preset_names())))
-    players = draw(st.integers(2, rules.max_players))
+    players = draw(st.integers(2, rules.methods.max_players))
     order = draw(st.permutations(range(52)))
     seats = []
     for seat in range(players):
         cards = [CARDS[code] for code in order[13 * seat : 13 * seat + 13]]
         hand = _hand(cards, draw(st.booleans()))
-        surrenders = rules.surrender is not None and draw(st.integers(0, 5)) == 0
+        surrenders = rules.methods.surrender is not None and draw(st.integers(0, 5)) == 0
         seats.append(Seat(NAMES[seat], NAMES[seat], hand, hand.cards(), surrenders, False, False))
     stake = Decimal(draw(st.integers(0, 1000))) / 10
     pair_stakes = {}
@@ -41,19 +41,19 @@ def deals(draw, presets=None):
             if draw(st.booleans()):
                 pair_stakes[frozenset((NAMES[i], NAMES[j]))] = Decimal(draw(st.integers(0, 500))) / 4
     extra = {}
-    if rules.pairing == "banker":  # named, so that a new seat order keeps the bank
+    if rules.banker.pairing == "banker":  # named, so that a new seat order keeps the bank
         extra["banker"] = NAMES[draw(st.integers(0, players - 1))]
     if draw(st.integers(0, 3)) == 0:
-        rules = rules._replace(cap=Decimal(draw(st.integers(1, 400))) / 4)
-    if rules.table_stakes or draw(st.integers(0, 3)) == 0:
-        rules = rules._replace(table_stakes=True)
+        rules = rules.with_settings(cap=Decimal(draw(st.integers(1, 400))) / 4)
+    if rules.money.table_stakes or draw(st.integers(0, 3)) == 0:
+        rules = rules.with_settings(table_stakes=True)
         extra["standing"] = Standing(stacks={NAMES[i]: draw(st.integers(0, 300)) for i in range(players)})
     return Deal(tuple(seats)), rules, stake, pair_stakes, extra
 
 
 def cuts(rules):
     """Whether payments can be cut, so that their order matters to the money."""
-    return rules.cap is not None or bool(rules.table_stakes)
+    return rules.money.cap is not None or bool(rules.money.table_stakes)
 
 
 def relabel_suits(deal, suits):
@@ -92,8 +92,8 @@ def test_every_deal_is_zero_sum(case):
         if pair.cut:
             assert pair.owed and 0 <= abs(pair.amount) < abs(pair.owed)
             assert pair.amount == 0 or (pair.amount > 0) == (pair.owed > 0)
-    if rules.cap is not None:  # every payment keeps both players within the cap, so the deal ends so
-        assert all(abs(owner.amount) <= rules.cap for owner in result.owners)
+    if rules.money.cap is not None:  # every payment keeps both players within the cap, so the deal ends so
+        assert all(abs(owner.amount) <= rules.money.cap for owner in result.owners)
     if "standing" in extra:  # nobody's stack goes below 0, and the money stays at the table
         before, after = extra["standing"].stacks, result.standing.stacks
         assert min(after.values()) >= 0 and sum(after.values()) == sum(before.values())
@@ -118,7 +118,8 @@ def test_pair_is_antisymmetric(case):
 SUIT_BLIND = [
     name
     for name in preset_names()
-    if get_rules(name).suit_order is None and not {"one-colour", "twelve-one-colour"} & set(get_rules(name).naturals)
+    if get_rules(name).suits.suit_order is None
+    and not {"one-colour", "twelve-one-colour"} & set(get_rules(name).naturals.units)
 ]
 
 
@@ -156,7 +157,7 @@ COLOUR_KEEPING = [
 ]
 
 
-SUITS_UNORDERED = [name for name in preset_names() if get_rules(name).suit_order is None]
+SUITS_UNORDERED = [name for name in preset_names() if get_rules(name).suits.suit_order is None]
 
 
 @settings(max_examples=200)

@@ -692,7 +692,7 @@ def test_the_reference_follows_the_money_examples(make_rules, table, money, afte
     rules = make_rules()
     outcome = reference_outcome(deal, rules, table)
     assert {name: player["amount"] for name, player in outcome.players.items()} == money
-    assert (outcome.stacks if rules.table_stakes else outcome.net) == after
+    assert (outcome.stacks if rules.money.table_stakes else outcome.net) == after
     assert_agree(deal, rules, table)
 
 
@@ -1029,7 +1029,7 @@ def one_hand(dealer: Dealer, kind: str, rules, earlier=()):
     are the set hands dealt before (a mirror copies one's ranks)."""
     rnd = dealer.rnd
     if kind == "surrender":
-        if rules.surrender is None and rnd.random() < 0.7:
+        if rules.methods.surrender is None and rnd.random() < 0.7:
             kind = "rows"  # cpscore refuses it: only now and then
         elif rnd.random() < 0.5:
             return None, (), True, False
@@ -1048,7 +1048,7 @@ def one_hand(dealer: Dealer, kind: str, rules, earlier=()):
         hand = broken_hand(dealer)
         return hand, hand.cards(), False, rnd.random() < 0.05
     if kind == "false-claim":
-        if rules.false_claim is None and rnd.random() < 0.8:
+        if rules.naturals.false_claim is None and rnd.random() < 0.8:
             kind = "random"  # cpscore refuses it: only now and then
         else:  # 13 cards without rows, mostly no natural
             return None, tuple(dealer.take(dealer.random(13))), False, False
@@ -1069,7 +1069,7 @@ def one_hand(dealer: Dealer, kind: str, rules, earlier=()):
         rnd.shuffle(cards)
         cards = tuple(cards)
         # An unset hand that makes no natural is refused (or a false claim): keep a few.
-        keep = 0.6 if rules.false_claim is not None else 0.15
+        keep = 0.6 if rules.naturals.false_claim is not None else 0.15
         if reference.claim(cards, None, rules) is not None or rnd.random() < keep:
             return None, cards, False, False
     hand = made if isinstance(made, Hand) and rnd.random() < 0.8 else arrange(cards, rnd, tidy=rnd.random() < 0.8)
@@ -1087,9 +1087,9 @@ def deals(draw, rules_strategy, kinds=SEAT_KINDS):
     owners, kinds of hands, markers, stakes, the banker, what a session carries),
     so that it shrinks; a seeded generator picks the cards (cheap to draw many of)."""
     rules = draw(rules_strategy)
-    count = draw(st.integers(2, rules.max_players))
+    count = draw(st.integers(2, rules.methods.max_players))
     owners = list(OWNER_NAMES[:count])
-    criss_cross = 1 if rules.pairing == "banker" else 3  # refused under banker pairing: only now and then
+    criss_cross = 1 if rules.banker.pairing == "banker" else 3  # refused under banker pairing: only now and then
     if count >= 3 and draw(st.integers(0, 9)) < criss_cross:  # criss-cross: one player holds several hands
         owners = [draw(st.sampled_from(OWNER_NAMES[: count - 1])) for _ in range(count)]
         if len(set(owners)) < 2:
@@ -1102,7 +1102,7 @@ def deals(draw, rules_strategy, kinds=SEAT_KINDS):
         seat_name = f"{name}[{labels[name]}]" if owners.count(name) > 1 else name
         earlier = [s.hand for s in seats if s.hand is not None]
         hand, cards, surrendered, waive = one_hand(dealer, draw(st.sampled_from(kinds)), rules, earlier)
-        playing = rules.fantasyland != "none" and draw(st.integers(0, 9)) < 4
+        playing = rules.ofc.fantasyland != "none" and draw(st.integers(0, 9)) < 4
         seats.append(Seat(seat_name, name, hand, cards, surrendered, waive and hand is not None, playing))
     stake = draw(st.sampled_from(STAKES))
     pair_stakes = {}
@@ -1113,18 +1113,18 @@ def deals(draw, rules_strategy, kinds=SEAT_KINDS):
                 pair_stakes[frozenset((a, b))] = draw(st.sampled_from(STAKES))
     repeats = {s.name for s in seats if draw(st.integers(0, 9)) < (4 if s.fantasyland else 1)}
     banker = None
-    if rules.pairing == "banker":
+    if rules.banker.pairing == "banker":
         chosen = draw(st.sampled_from((None, *range(count))))
         if chosen is not None and draw(st.booleans()):
             seats[chosen] = seats[chosen]._replace(banker=True)  # marked in the deal
         elif chosen is not None:
             banker = seats[chosen].name  # named with the deal (--banker)
     carried = stacks = None
-    if rules.cap is not None and rules.cap_scope == "session" and draw(st.integers(0, 9)) < 8:
-        cap = rules.cap
+    if rules.money.cap is not None and rules.money.cap_scope == "session" and draw(st.integers(0, 9)) < 8:
+        cap = rules.money.cap
         some = (0, cap, -cap, Decimal(cap) / 2, -Decimal(cap) / 4, 1, -1)
         carried = {name: draw(st.sampled_from(some)) for name in players}
-    if rules.table_stakes is not None and draw(st.integers(0, 9)) < 8:
+    if rules.money.table_stakes is not None and draw(st.integers(0, 9)) < 8:
         stacks = {name: draw(st.sampled_from(MONEY)) for name in players}
     table = Table(stake, pair_stakes, repeats, banker, carried, stacks)
     return Deal(tuple(seats)), rules, table
@@ -1256,6 +1256,8 @@ def consistent(settings_: dict) -> dict:
         settings_["cap_scope"] = "deal"
     if settings_["fantasyland"] != "standard":
         settings_["fantasyland_cards"] = 13
+    if not settings_["home_run"]:
+        settings_["home_run_min_opponents"], settings_["home_run_split"] = 3, "pair"
     return settings_
 
 

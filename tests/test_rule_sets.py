@@ -10,7 +10,7 @@ from cpscore.cards import parse_cards, parse_hand
 from cpscore.deal import Entry, build_deal
 from cpscore.errors import DealError, RulesError
 from cpscore.naturals import detect
-from cpscore.rules import _merge, from_settings, get_rules, rules_from_toml, to_toml
+from cpscore.rules import changed_settings, from_settings, get_rules, rules_from_toml, to_toml
 from cpscore.scoring import assess, check_hand, settle
 
 AMY = "Ks Kd 4c / 9h 9c 5d 5s 2c / Ah Ad Ac 7s 7d"
@@ -20,7 +20,7 @@ FOULED = "Qd Qc 3h / Jc Td 9d 6s 5c / Kc 7h 5h 4h 2d"  # no card shared with AMY
 
 def house(preset="2-4", **changes):
     """A preset with some settings changed, validated like a rule file."""
-    return from_settings(_merge(get_rules(preset).settings(), changes), "test")
+    return from_settings(changed_settings(get_rules(preset), changes), "test")
 
 
 def settle_hands(rules, hands, surrender=(), waive=(), fantasyland=()):
@@ -61,12 +61,12 @@ def test_house_rules_example_gives_the_eastern_base_points():
 
     rules = load_rules_file(str(Path(__file__).parent.parent / "examples" / "house-rules.toml"))
     table = rules.royalties.table
-    assert rules.royalties.mode == "row-value" and rules.home_run_min_opponents == 2
+    assert rules.royalties.mode == "row-value" and rules.multipliers.home_run_min_opponents == 2
     assert rules.preset == "taiwanese" and rules.id == "house"
     assert dict(table.front) == {"trips": 3}
     assert dict(table.middle) == {"full-house": 2, "quads": 8, "straight-flush": 10}
     assert dict(table.back) == {"quads": 4, "straight-flush": 5}
-    assert rules.naturals == get_rules("taiwanese").naturals
+    assert rules.naturals.units == get_rules("taiwanese").naturals.units
 
 
 def test_per_rank_royalty_entries_come_before_the_category():
@@ -142,9 +142,9 @@ def test_rule_file_merges_and_replaces():
     rules = rules_from_toml(
         'preset = "2-4"\nsurrender = 2.5\n[naturals]\ndragon = false\nno-broadway = 3\n', "house.toml"
     )
-    assert str(rules.surrender) == "2.5"
-    assert dict(rules.naturals) == {"six-pairs": 3, "three-straights": 3, "three-flushes": 3, "no-broadway": 3}
-    assert rules.id == "house" and rules.method == "2-4"
+    assert str(rules.methods.surrender) == "2.5"
+    assert dict(rules.naturals.units) == {"six-pairs": 3, "three-straights": 3, "three-flushes": 3, "no-broadway": 3}
+    assert rules.id == "house" and rules.methods.method == "2-4"
     ofc = rules_from_toml('preset = "ofc"\n[royalties.back]\nquads = 12\n', "h.toml")
     assert dict(ofc.royalties.table.back) == {"quads": 12}  # a table row is replaced, not merged
     assert ofc.royalties.table.middle == get_rules("ofc").royalties.table.middle
@@ -252,7 +252,7 @@ def test_natural_against_natural(rules, a, b, a_units):
 def test_six_pairs_odd_card(odd_card, a_units):
     """docs/rules.md 7: six pairs against six pairs with the same pairs; A's odd
     ace beats B's odd queen only when six_pairs_odd_card compares it."""
-    rules = from_settings(_merge(get_rules("taiwanese").settings(), {"six_pairs_odd_card": odd_card}), "test")
+    rules = from_settings(changed_settings(get_rules("taiwanese"), {"six_pairs_odd_card": odd_card}), "test")
     a, b = "2h 2d 4c 4s 6h 6d 8c 8s Th Td Kc Ks Ah", "2c 2s 4d 4h 6c 6s 8d 8h Tc Ts Kd Kh Qh"
     assert units(settle_hands(rules, {"A": a, "B": b}))["A"] == a_units
 
@@ -523,6 +523,6 @@ METHOD_HANDS = {
 )
 @pytest.mark.parametrize("method", ["rows", "2-4", "1-6", "1-4"])
 def test_the_methods_table(a, b, units, method):
-    rules = from_settings(_merge(get_rules("2-4").settings(), {"method": method}), "test")
+    rules = from_settings(changed_settings(get_rules("2-4"), {"method": method}), "test")
     deal = build_deal([Entry(a, METHOD_HANDS[a], ""), Entry(b, METHOD_HANDS[b], "")], rules)
     assert settle(deal, rules).players[0].units == units[method]

@@ -185,7 +185,7 @@ def test_presets_are_validated_records():
         "pusoy",
         "pineapple-ru",
     ]
-    assert get_rules("pineapple").max_players == 3
+    assert get_rules("pineapple").methods.max_players == 3
     for name in preset_names():
         rules = get_rules(name)
         assert from_settings(rules.settings()) == rules

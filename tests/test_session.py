@@ -122,7 +122,7 @@ def random_deal(draw, players):
 @st.composite
 def sessions(draw):
     rules = get_rules(draw(st.sampled_from(["2-4", "1-6", "ofc", "pineapple", "taiwanese"])))
-    group = ["Amy", "Bob", "Cy", "Dee"][: rules.max_players]
+    group = ["Amy", "Bob", "Cy", "Dee"][: rules.methods.max_players]
     deals = []
     for _ in range(draw(st.integers(1, 6))):
         players = group[: draw(st.integers(2, len(group)))]
@@ -514,10 +514,10 @@ def plain_deals(draw):
                 ]
             )
         )
-        from cpscore.rules import _merge, from_settings
+        from cpscore.rules import changed_settings, from_settings
 
-        rules = from_settings(_merge(rules.settings(), changes), "test")
-    players = ["Amy", "Bob", "Cy", "Dee"][: draw(st.integers(2, rules.max_players))]
+        rules = from_settings(changed_settings(rules, changes), "test")
+    players = ["Amy", "Bob", "Cy", "Dee"][: draw(st.integers(2, rules.methods.max_players))]
     hands = random_deal(draw, players)
     playing = draw(st.sets(st.sampled_from(players)))
     repeats = draw(st.sets(st.sampled_from(sorted(playing)))) if playing else set()
@@ -533,7 +533,7 @@ def test_the_ledger_totals_equal_the_settlement(case):
     from cpscore.session import DealText, Ledger
 
     rules, hands, playing, repeats, stake = case
-    if rules.fantasyland == "none":
+    if rules.ofc.fantasyland == "none":
         playing, repeats = set(), set()
     entries = [Entry(name, text, "") for name, text in hands.items()]
     full = settle(build_deal(entries, rules, fantasyland=playing), rules, stake, None, repeats)
@@ -563,7 +563,7 @@ def test_the_spool_gives_back_each_deal_as_settled(case):
     from cpscore.session import DealText, Ledger, Spool, pack, unpack
 
     rules, hands, playing, repeats, stake = case
-    if rules.fantasyland == "none":
+    if rules.ofc.fantasyland == "none":
         playing, repeats = set(), set()
     entries = [Entry(name, text, "") for name, text in hands.items()]
     deal = build_deal(entries, rules, fantasyland=playing)
@@ -604,7 +604,7 @@ def test_the_spool_keeps_naturals_and_surrenders(hands):
     from cpscore.scoring import kernel
     from cpscore.session import pack, unpack
 
-    rules = get_rules("1-6")._replace(surrender=3)  # whole units: marshal keeps them (2.5 needs pickle)
+    rules = get_rules("1-6").with_settings(surrender=3)  # whole units: marshal keeps them (2.5 needs pickle)
     deal = build_deal([entry_from_argument(hand) for hand in hands], rules)
     outcome = kernel(deal.seats, rules)
     assert any(outcome.naturals)
@@ -734,7 +734,7 @@ def test_json_lines_from_templates_on_generated_deals(case):
     from cpscore.session_views import compact_json, deal_data, deal_line
 
     rules, hands, playing, repeats, stake = case
-    if rules.fantasyland == "none":
+    if rules.ofc.fantasyland == "none":
         playing, repeats = set(), set()
     entries = [Entry(name, text, "") for name, text in hands.items()]
     deal = build_deal(entries, rules, fantasyland=playing)

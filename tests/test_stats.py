@@ -413,13 +413,13 @@ def nights(draw):
     group = ["Amy", "Bob", "Cy", "Dee"]
     deals = []
     for _ in range(draw(st.integers(1, 4))):
-        count = draw(st.integers(2, rules.max_players))
+        count = draw(st.integers(2, rules.methods.max_players))
         names = draw(st.permutations(group))[:count]
-        if rules.pairing == "all" and count == 4 and draw(st.booleans()):
+        if rules.banker.pairing == "all" and count == 4 and draw(st.booleans()):
             names = [f"{names[0]}[1]", f"{names[0]}[2]", names[1], names[2]]
         order = draw(st.permutations(range(52)))
         hands = {name: _random_hand(order, 13 * seat) for seat, name in enumerate(names)}
-        if rules.surrender is not None and draw(st.integers(0, 3)) == 0:
+        if rules.methods.surrender is not None and draw(st.integers(0, 3)) == 0:
             hands[names[-1]] = "surrender"
         deals.append(hands)
     return rules, deals
