@@ -109,7 +109,17 @@ from cpscore.cards import RANK_OF, ROW_NAMES, SUIT_OF, Card, Hand
 from cpscore.errors import CardError, RulesError
 from cpscore.records import Record
 from cpscore.rules import METHOD_BONUSES, Money, RuleSet
-from cpscore.scoring import kernel, royalty
+from cpscore.scoring import (
+    SUIT_BITS,
+    TWO_OF_SPADES,
+    best_disjoint,
+    broken_combinations,
+    broken_units,
+    kernel,
+    royalty,
+    stays_in_fantasyland,
+)
+from cpscore.values import CATEGORY_SHIFT, FLUSH, FULL_HOUSE, QUADS, STRAIGHT, STRAIGHT_FLUSH, TRIPS
 
 if TYPE_CHECKING:
     from collections.abc import Callable, Iterator
@@ -129,10 +139,6 @@ if TYPE_CHECKING:
 #: cards is worth over a plain deal (README, "Arranging 13 cards").
 FANTASYLAND_VALUE = 6.0
 
-_CATEGORY_SHIFT = 20  # cpscore.values.CATEGORY_SHIFT
-_TRIPS, _FLUSH, _FULL_HOUSE, _QUADS, _STRAIGHT_FLUSH = 3, 5, 6, 7, 8  # cpscore.values categories
-_SUIT_BITS = 10  # a row's suit key below its value (cpscore.scoring.SUIT_BITS)
-_TWO_OF_SPADES = 3  # the code of 2s
 
 # Which row holds 2s, for the spade bonus: the row's own royalty is as the table
 # has it (2s is elsewhere in the hand, or there is no spade bonus), the row holds
@@ -303,7 +309,7 @@ def refusal(rules: RuleSet) -> str | None:
             " arrange under a rule file with low_middle = false"
         )
     royalties = rules.royalties
-    if royalties.max_per_hand and (royalties.mode != "none" or royalties.broken_royalties):
+    if royalties.max_per_hand and (royalties.paid):
         return (
             f"the arranger does not model max_per_hand = {royalties.max_per_hand} (rules {rules.id}): it counts"
             " every royalty a hand holds; arrange under a rule file with max_per_hand = 0"
@@ -314,7 +320,7 @@ def refusal(rules: RuleSet) -> str | None:
 def _role(rules: RuleSet, banker: bool | None) -> bool | None:
     """Whether the hand banks, where that changes the estimate (else None); an
     error when it does and ``banker`` does not say, or when there is no banker."""
-    if rules.banker.pairing != "banker":
+    if not rules.banker.banks:
         if banker is not None:
             raise RulesError(
                 f"the {rules.id} rules settle every pair: there is no banker (leave out --banker and --player)"
@@ -369,9 +375,7 @@ class _Model:
         self.both_rows = spade == "row"  # the opponent's royalty in a 2s row doubles too
         self.cancel = rules.royalties.cancel_when_both and mode in ("row-bonus", "row-value")
         #: Suit strengths by suit code (3 highest) under suit_order, else None.
-        self.strength = (
-            None if rules.suits.suit_order is None else [3 - rules.suits.suit_order.index(suit) for suit in "cdhs"]
-        )
+        self.strength = rules.suits.strength
         self.suit_foul = rules.suits.suit_foul
         self.broken = rules.royalties.broken_royalties
         #: Whether a row's chances depend on more than its value (its cards, the hand's).
@@ -531,7 +535,7 @@ class _Model:
 
         plain = evaluate3(codes) if len(codes) == 3 else evaluate5(codes)
         value = wheel_second(plain) if self.second and row != "front" else plain
-        variant = _variant(self.spade, _TWO_OF_SPADES in codes, _TWO_OF_SPADES in held)
+        variant = _variant(self.spade, TWO_OF_SPADES in codes, TWO_OF_SPADES in held)
         if value not in self.chances[row][variant]:
             self._work_out(row, value, variant)
         win, lose, term = self.chances[row][variant][value]
@@ -606,8 +610,8 @@ def _suit_shares(taken: int, strength: Sequence[int]) -> Callable[[Sequence[int]
         found = known.get((plain, ours))
         if found is not None:
             return found
-        category = plain >> _CATEGORY_SHIFT
-        if category == _FLUSH or category == _STRAIGHT_FLUSH:  # one suit, every rank of it free
+        category = plain >> CATEGORY_SHIFT
+        if category == FLUSH or category == STRAIGHT_FLUSH:  # one suit, every rank of it free
             suits = 15
             for code in codes:
                 suits &= free[RANK_OF[code]]
@@ -674,33 +678,29 @@ def _scoop_units(method: str) -> int:
 #: (rounding only, far less than this) when it passes a setting over.
 _SLACK = 1e-9
 
-_MODELS: dict[object, _Model] = {}
-_MODELS_KEPT = 8
 
+class _Models:
+    """A rule set's models by role, made on first use; one per rule set value
+    (:meth:`RuleSet.derived`)."""
 
-def _value_key(value: object) -> object:
-    """A rule set (or any part of one) as a hashable value: records field by
-    field, mappings by their sorted items.  Equal values give equal keys."""
-    if isinstance(value, Record):
-        return (type(value).__name__, *(_value_key(getattr(value, name)) for name in value.__slots__))
-    if hasattr(value, "items"):
-        return tuple(sorted((key, _value_key(item)) for key, item in value.items()))
-    return value
+    def __init__(self, rules: RuleSet) -> None:
+        self.rules = rules
+        self.by_role: dict[bool | None, _Model] = {}
+
+    def get(self, banker: bool | None) -> _Model:
+        role = _role(self.rules, banker)
+        found = self.by_role.get(role)
+        if found is None:
+            found = self.by_role[role] = _Model(self.rules, banker)
+        return found
 
 
 def _model(rules: RuleSet, banker: bool | None = None) -> _Model:
     """The model of this rule set (and role, where the rules make it matter),
-    cached by the rule set's value, never by ``id()``: a rule set made anew
-    with the same settings finds the same model, and one that differs in any
-    setting never does.  The last few rule sets are kept."""
-    key = (_value_key(rules), _role(rules, banker))
-    found = _MODELS.get(key)
-    if found is None:
-        found = _Model(rules, banker)
-        if len(_MODELS) >= _MODELS_KEPT:
-            del _MODELS[next(iter(_MODELS))]  # the oldest
-        _MODELS[key] = found
-    return found
+    made once per rule set value (:meth:`RuleSet.derived`): a rule set made
+    anew with the same settings finds the same model, and one that differs
+    in any setting never does."""
+    return rules.derived(_Models).get(banker)
 
 
 # One hand's rows ----------------------------------------------------------------------
@@ -777,11 +777,11 @@ class _Rows:
                 held = Counter(RANK_OF[code] for code in codes)
                 twice = {value for value in set(five.values()) if _twice(value, held)}
                 rank = {
-                    mask: ranked[mask] << _SUIT_BITS
+                    mask: ranked[mask] << SUIT_BITS
                     | (suit_key([codes[i] for i in combo], five[mask], strength) if five[mask] in twice else 0)
                     for combo, mask in zip(combos, masks)
                 }
-                front_rank = {mask: value << _SUIT_BITS for mask, value in three.items()}
+                front_rank = {mask: value << SUIT_BITS for mask, value in three.items()}
             else:
                 rank, front_rank = ranked, three
             self.rank = rank
@@ -837,11 +837,11 @@ class _Rows:
         for code in codes:
             taken |= 1 << code
         share_of = None if strength is None else _suit_shares(taken, strength)
-        spade_bit = 1 << codes.index(_TWO_OF_SPADES) if _TWO_OF_SPADES in codes else 0
+        spade_bit = 1 << codes.index(TWO_OF_SPADES) if TWO_OF_SPADES in codes else 0
         if model.spade is None:
             spade_bit = 0  # no row's royalty depends on 2s
         # The rows without 2s: as the table has them, or with the opponent's 2s to weigh.
-        others = _variant(model.spade, False, _TWO_OF_SPADES in codes)
+        others = _variant(model.spade, False, TWO_OF_SPADES in codes)
         found: list[dict[int, _Chances]] = []
         for row, row_combos, row_masks in (
             ("middle", combos, masks),
@@ -907,9 +907,9 @@ class _Rows:
 def _twice(plain: int, held: Mapping[int, int]) -> bool:
     """Whether the hand (``held``: its count of each rank) can make two
     disjoint five-card rows of this poker value."""
-    category = plain >> _CATEGORY_SHIFT
+    category = plain >> CATEGORY_SHIFT
     digits = [plain >> shift & 15 for shift in (16, 12, 8, 4, 0)]
-    if category in (4, _STRAIGHT_FLUSH):  # from the top card down; the wheel's ace
+    if category in (STRAIGHT, STRAIGHT_FLUSH):  # from the top card down; the wheel's ace
         groups = [(14 if rank == 1 else rank, 1) for rank in range(digits[0], digits[0] - 5, -1)]
     else:
         groups = list(zip(digits, _GROUP_SIZES.get(category, (1, 1, 1, 1, 1))))
@@ -918,60 +918,20 @@ def _twice(plain: int, held: Mapping[int, int]) -> bool:
 
 def _combinations(codes: list[int], rules: RuleSet) -> list[tuple[int, float]]:
     """The four-of-a-kinds and straight flushes among the cards, as bit masks
-    of their positions, each with what the back table pays for it
-    (docs/rules.md 6, ``broken_royalties``)."""
-    from cpscore.cards import card_code
-
-    where = {code: index for index, code in enumerate(codes)}
-    table = rules.royalties.table
-    found: list[tuple[int, float]] = []
-    letters = "??23456789TJQKA"
-    for rank in range(2, 15):
-        cards = [card_code(rank, suit) for suit in range(4)]
-        if all(card in where for card in cards):
-            found.append(
-                (sum(1 << where[card] for card in cards), float(table.lookup("back", "quads", letters[rank] * 4)))
-            )
-    for suit in range(4):
-        for top in range(5, 15):
-            cards = [card_code(14 if rank == 1 else rank, suit) for rank in range(top - 4, top + 1)]
-            if all(card in where for card in cards):
-                kind = "royal-flush" if top == 14 else "steel-wheel" if top == 5 else "straight-flush"
-                found.append((sum(1 << where[card] for card in cards), float(table.lookup("back", kind, ""))))
-    return found
+    of their positions, each with what the back table pays for it, as the
+    kernel finds them (:func:`cpscore.scoring.broken_combinations`), in floats."""
+    return [(mask, float(units)) for mask, units in broken_combinations(codes, rules.royalties.table)]
 
 
 def _most_broken(combinations: list[tuple[int, float]]) -> float:
     """The most any setting's broken royalties can be: the best disjoint set."""
-    return _best_disjoint([(mask, units) for mask, units in combinations if units > 0])
-
-
-def _best_disjoint(split: list[tuple[int, float]], start: int = 0, used: int = 0) -> float:
-    top = 0.0
-    for index in range(start, len(split)):
-        mask, units = split[index]
-        if not mask & used:
-            top = max(top, units + _best_disjoint(split, index + 1, used | mask))
-    return top
+    return float(best_disjoint([(mask, units) for mask, units in combinations if units > 0]))
 
 
 def _broken(combinations: list[tuple[int, float]], front: int, middle: int, back: int) -> float:
-    """A combination whole inside one row is paid as that row, and its cards
-    are not used again; of the others, each card counts once, the largest
-    total counts (:func:`cpscore.scoring.broken_royalties`)."""
-    if not combinations:
-        return 0.0
-    held = front | middle | back
-    whole = 0
-    split = []
-    for mask, units in combinations:
-        if mask & ~held:
-            continue  # a card of it is discarded
-        if not mask & ~front or not mask & ~middle or not mask & ~back:
-            whole |= mask
-        else:
-            split.append((mask, units))
-    return _best_disjoint([(mask, units) for mask, units in split if units > 0 and not mask & whole])
+    """What a setting's split combinations earn, as the kernel counts them
+    (:func:`cpscore.scoring.broken_units`)."""
+    return float(broken_units(combinations, front, middle, back)) if combinations else 0.0
 
 
 # The search ---------------------------------------------------------------------------
@@ -986,7 +946,7 @@ def _check_cards(cards: Sequence[Card], rules: RuleSet, fantasyland: bool | None
         raise CardError(
             f"{', '.join(twice)} {'is' if len(twice) == 1 else 'are'} given twice: the arranger takes different cards"
         )
-    has_fantasyland = rules.ofc.fantasyland != "none"
+    has_fantasyland = rules.ofc.played
     if count == 13 or (has_fantasyland and 14 <= count <= 17):
         if fantasyland and not has_fantasyland:
             raise RulesError(f"the {rules.id} rules have no Fantasyland: arrange the hand as a plain one")
@@ -1047,7 +1007,7 @@ def arrange(
         total, bonus, royalties = model.expected(*chances)
         broken = rows.broken(front, middle, back)
         left = full ^ front ^ middle ^ back
-        stays = in_fantasyland and _stays(rows.three[front], rows.five[middle], rows.five[back])
+        stays = in_fantasyland and stays_in_fantasyland(rows.three[front], rows.five[middle], rows.five[back])
         results.append(
             Setting(
                 hand,
@@ -1060,13 +1020,6 @@ def arrange(
             )
         )
     return results
-
-
-def _stays(front: int, middle: int, back: int) -> bool:
-    """Whether rows of these (plain) values stay in Fantasyland (docs/rules.md 9;
-    as :func:`cpscore.scoring.fantasyland` judges a hand that is not fouled)."""
-    shift = _CATEGORY_SHIFT
-    return front >> shift == _TRIPS or middle >> shift >= _FULL_HOUSE or back >> shift >= _QUADS
 
 
 def _search(rows: _Rows, model: _Model, top: int) -> list[tuple[float, int]]:
@@ -1160,25 +1113,25 @@ def _search_fantasyland(rows: _Rows, model: _Model, top: int, stay_value: float)
     full = (1 << n) - 1
     middle_combos = _combos(n - 5, 5)[0]
     front_combos = _combos(n - 10, 3)[0]
-    shift = _CATEGORY_SHIFT
+    shift = CATEGORY_SHIFT
     # The rows that can stay other than a back of quads or better: a middle
     # of a full house or better, trips in front.
-    full_houses = [mask for mask, plain in five.items() if plain >> shift >= _FULL_HOUSE]
-    trips = [mask for mask, plain in three.items() if plain >> shift == _TRIPS]
+    full_houses = [mask for mask, plain in five.items() if plain >> shift >= FULL_HOUSE]
+    trips = [mask for mask, plain in three.items() if plain >> shift == TRIPS]
     kept: list[tuple[float, int]] = []
     floor = float("-inf")
     for back in rows.order:
         back_rank = rank[back]
         back_category = five[back] >> shift
-        back_stays = back_category >= _QUADS
+        back_stays = back_category >= QUADS
         if len(kept) == top:
             upper, worst = rows.bound(back_rank), kept[0]
-            if upper + (stay_value if back_category >= _TRIPS else 0.0) < worst[0]:
+            if upper + (stay_value if back_category >= TRIPS else 0.0) < worst[0]:
                 break  # rows that stay make the back trips or better: so for every weaker back
             if back_stays or (
-                back_category >= _TRIPS
+                back_category >= TRIPS
                 and any(not mask & back for mask in trips)
-                or back_category >= _FULL_HOUSE
+                or back_category >= FULL_HOUSE
                 and any(not mask & back for mask in full_houses)
             ):
                 upper += stay_value
@@ -1197,14 +1150,14 @@ def _search_fantasyland(rows: _Rows, model: _Model, top: int, stay_value: float)
                 continue
             mw, ml, mt = middles[middle if by_mask else middle_rank]
             middle_category = five[middle] >> shift
-            stays = back_stays or middle_category >= _FULL_HOUSE
+            stays = back_stays or middle_category >= FULL_HOUSE
             if len(kept) == top:
                 j = bisect_right(front_values, middle_rank) - 1
                 if j < 0:
                     continue
                 fw, fl, ft = best_win[j], best_lose[j], best_term[j]
                 upper = constant + p * (fw + mw) - q * (fl + ml) + s * fw * mw - t * fl * ml + ft + mt
-                if stays or middle_category >= _TRIPS and any(not mask & (back | middle) for mask in trips):
+                if stays or middle_category >= TRIPS and any(not mask & (back | middle) for mask in trips):
                     upper += stay_value  # (trips in front need a middle of trips or better)
                 if upper < floor:
                     continue
@@ -1216,7 +1169,7 @@ def _search_fantasyland(rows: _Rows, model: _Model, top: int, stay_value: float)
                 front_rank, fw, fl, ft = fronts[front]
                 if front_rank > middle_rank:
                     continue
-                bonus = stay_value if stays or three[front] >> shift == _TRIPS else 0.0
+                bonus = stay_value if stays or three[front] >> shift == TRIPS else 0.0
                 if constant + p * (fw + mw) - q * (fl + ml) + s * fw * mw - t * fl * ml + ft + mt + bonus < floor:
                     continue
                 worth = value(fw, fl, ft, mw, ml, mt, bw, bl, bt)[0] + bonus
@@ -1248,7 +1201,7 @@ def _settling_rules(rules: RuleSet) -> RuleSet:
     """The rules a simulated deal is settled under: without caps and table
     stakes, which cut money after the units are scored, and need a session's
     buy-in (``simulate`` averages units)."""
-    if rules.money.cap is None and rules.money.table_stakes is None:
+    if not rules.money.cuts:
         return rules
     return rules._replace(money=Money())
 
@@ -1278,7 +1231,7 @@ def simulate(
 
     rng = random.Random(seed)
     settling = _settling_rules(rules)
-    bank = None if rules.banker.pairing != "banker" else "them" if banker is False else "you"
+    bank = None if not rules.banker.banks else "them" if banker is False else "you"
     mine = {card.code for card in cards}
     others = [code for code in range(52) if code not in mine]
     seats = [Seat("you", "you", setting.hand, None, False, True, False) for setting in settings]

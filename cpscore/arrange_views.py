@@ -102,7 +102,7 @@ def render_arrangement(arrangement: Arrangement, rules: RuleSet, colour: bool = 
                 f"  loses {_percent(chances.lose)}"
             )
         extras = f"bonus {_estimate(setting.bonus)}"
-        if rules.royalties.mode != "none" or rules.royalties.broken_royalties:
+        if rules.royalties.paid:
             extras += f", royalties {_estimate(setting.royalties)}"
         lines.append(f"   {extras}")
         if setting.discards:

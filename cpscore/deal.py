@@ -367,9 +367,9 @@ def _seats_one_by_one(entries: list[Entry], flags: dict[str, set[str]], rules: R
         players.check(entry.name, entry.where)
         seat = _seat(entry, flags)
         owners.check(seat.owner, entry.where)  # Amy[1] and amy: one player written two ways
-        if seat.fantasyland and rules and rules.ofc.fantasyland == "none":
+        if seat.fantasyland and rules and not rules.ofc.played:
             _no_fantasyland(entry, rules)
-        if seat.banker and rules and rules.banker.pairing != "banker":
+        if seat.banker and rules and not rules.banker.banks:
             _no_banker(entry, rules)
         seats.append(seat)
     return seats
@@ -398,7 +398,7 @@ def build_deal(
         for marker, given in (("surrender", surrender), ("waive", waive), ("fantasyland", fantasyland))
         if given
     }
-    if flags.get("fantasyland") and rules and rules.ofc.fantasyland == "none":
+    if flags.get("fantasyland") and rules and not rules.ofc.played:
         raise DealError(f"--fantasyland has no effect: the {rules.id} rules have no Fantasyland")
     max_players = rules.methods.max_players if rules else 4
     keys = {name_key(name) for name in names}
@@ -407,9 +407,9 @@ def build_deal(
         seats = []
         for entry in entries:
             seat = _seat(entry, flags)
-            if seat.fantasyland and rules and rules.ofc.fantasyland == "none":
+            if seat.fantasyland and rules and not rules.ofc.played:
                 _no_fantasyland(entry, rules)
-            if seat.banker and rules and rules.banker.pairing != "banker":
+            if seat.banker and rules and not rules.banker.banks:
                 _no_banker(entry, rules)
             seats.append(seat)
     else:

@@ -493,11 +493,12 @@ def _multiplier(pair: PairResult, a: PlayerResult, b: PlayerResult, rules: RuleS
         return []
     scooper = a.name if pair.rows == (1, 1, 1) else b.name
     lines = []
-    if rules.multipliers.scoop_doubles:
+    if "scoop" in pair.doubled:
         lines.append(f"{scooper} scoops {b.name if scooper == a.name else a.name}: doubled")
-    if pair.multiplier == 4 or (pair.multiplier == 2 and not rules.multipliers.scoop_doubles):
+    if "home-run" in pair.doubled:
         fewest = f"at least {rules.multipliers.home_run_min_opponents}"
-        lines.append(f"home run: {scooper} scoops every opponent ({fewest}): doubled again")
+        again = " again" if "scoop" in pair.doubled else ""
+        lines.append(f"home run: {scooper} scoops every opponent ({fewest}): doubled{again}")
     return [f"multiplier x{pair.multiplier}: " + "; ".join(lines)]
 
 

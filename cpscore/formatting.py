@@ -148,7 +148,7 @@ def render_table(
     penalty, an equal home-run split, a payment a cap or a stack cut."""
     players = settlement.players
     rules = settlement.rules
-    royalties = rules.royalties.mode != "none" or rules.royalties.broken_royalties
+    royalties = rules.royalties.paid
     notes = [_notes(player) for player in players]
     headers = ["Player", "Front", "Middle", "Back"] + ["Notes"] * any(notes) + ["Royalties"] * royalties
     rows = []
@@ -624,10 +624,10 @@ class Extras:
     __slots__ = ("banker", "penalty", "split", "cut", "notes", "stacks", "broken")
 
     def __init__(self, rules: RuleSet) -> None:
-        self.banker = rules.banker.pairing == "banker"
+        self.banker = rules.banker.banks
         self.penalty = rules.rows.foul_plays
         self.split = rules.multipliers.home_run and rules.multipliers.home_run_split == "equal"
-        self.cut = rules.money.cap is not None or bool(rules.money.table_stakes)
+        self.cut = rules.money.cuts
         self.notes = rules.suits.suit_order is not None or rules.banker.banker_wins_ties
         self.stacks = bool(rules.money.table_stakes)
         self.broken = rules.royalties.broken_royalties

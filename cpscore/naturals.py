@@ -425,28 +425,26 @@ def screen(rules: RuleSet, facts: Facts) -> bool:
     return False
 
 
-_SCREENS: dict[tuple[str, ...], tuple[Callable[[Facts], bool], ...]] = {}
-
-
 def _screens(rules: RuleSet) -> tuple[Callable[[Facts], bool], ...]:
-    """The screens of the naturals a rule set plays, worked out once per set
-    of naturals: bounds on one count merged into the weakest, each screen once."""
-    key = tuple(rules.naturals.units)
-    found = _SCREENS.get(key)
-    if found is None:
-        bounds: dict[tuple[str, str], Bound] = {}
-        others: list[Callable[[Facts], bool]] = []
-        for natural in key:
-            test = REGISTRY[natural].screen
-            if isinstance(test, Bound) and test.op != "==":
-                kept = bounds.get((test.field, test.op))
-                if kept is None or test.weaker(kept):
-                    bounds[test.field, test.op] = test
-            elif test not in others:
-                others.append(test)
-        tests: list[Callable[[Facts], bool]] = [*bounds.values(), *others]
-        found = _SCREENS[key] = tuple(_compiled(test) if isinstance(test, Bound) else test for test in tests)
-    return found
+    """The screens of the naturals a rule set plays, worked out once per rule
+    set value (:meth:`RuleSet.derived`): bounds on one count merged into the
+    weakest, each screen once."""
+    return rules.derived(_screens_of)
+
+
+def _screens_of(rules: RuleSet) -> tuple[Callable[[Facts], bool], ...]:
+    bounds: dict[tuple[str, str], Bound] = {}
+    others: list[Callable[[Facts], bool]] = []
+    for natural in rules.naturals.units:
+        test = REGISTRY[natural].screen
+        if isinstance(test, Bound) and test.op != "==":
+            kept = bounds.get((test.field, test.op))
+            if kept is None or test.weaker(kept):
+                bounds[test.field, test.op] = test
+        elif test not in others:
+            others.append(test)
+    tests: list[Callable[[Facts], bool]] = [*bounds.values(), *others]
+    return tuple(_compiled(test) if isinstance(test, Bound) else test for test in tests)
 
 
 def _compiled(bound: Bound) -> Callable[[Facts], bool]:

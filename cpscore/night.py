@@ -314,7 +314,7 @@ class Night:
             rules, 1 if stake is None else stake, pairs, self.race, buy_in, fixed, header_seats(header)
         )
         # A cap or a stack can cut what is paid: the money is then not the units.
-        cuts = rules.money.cap is not None or bool(rules.money.table_stakes)
+        cuts = rules.money.cuts
         self._money = stake is not None or bool(pairs) or cuts
 
     def _check_more(self, header: Header, path: str | None) -> None:

@@ -248,7 +248,7 @@ class Round:
         refuse_fantasyland_markers([entry])
         # The hand alone, as the deal layer reads it (markers and all), beside
         # a cardless stand-in (the deal layer wants two hands; no name is empty).
-        playing = [name] if name in self.fantasyland and rules.ofc.fantasyland != "none" else []
+        playing = [name] if name in self.fantasyland and rules.ofc.played else []
         found = build_deal([entry, Entry("", "surrender", "")], rules, fantasyland=playing).seats[0]
         self._dealt_once(found)
         return self._judged(found, entry)

@@ -525,7 +525,8 @@ class Section(Record):
     def __hash__(self) -> int:  # type: ignore[override]  # Record values are not hashable; sections are
         found = self._hash
         if found is None:
-            found = hash((type(self).__name__, *(_value_key(getattr(self, name)) for name in self._args)))
+            # By the kept values: a float 2.5 hashes as the exact 2.5 its property makes.
+            found = hash((type(self).__name__, *(_value_key(getattr(self, s.slot)) for s in self.SETTINGS)))
             object.__setattr__(self, "_hash", found)
         return found
 

@@ -21,6 +21,7 @@ otherwise).
 from __future__ import annotations
 
 from collections.abc import Collection, Mapping, Sequence
+from operator import itemgetter
 from typing import Any
 
 from cpscore.amounts import Amount
@@ -41,10 +42,10 @@ from cpscore.hands import (
 )
 from cpscore.naturals import Facts, Natural, compare, detect, screen
 from cpscore.records import Record
-from cpscore.rules import METHOD_BONUSES, RuleSet
-from cpscore.values import CATEGORY_SHIFT, STEEL_WHEEL, WHEEL
+from cpscore.rules import METHOD_BONUSES, RoyaltyTable, RuleSet
+from cpscore.values import CATEGORY_SHIFT, FULL_HOUSE, QUADS, STEEL_WHEEL, TRIPS, WHEEL
 
-_TWO_OF_SPADES = 3  # the code of 2s
+TWO_OF_SPADES = card_code(2, 3)  # the card the spade bonus looks for (suit 3: spades)
 
 
 class Row(Record):
@@ -189,7 +190,9 @@ class PairResult(Record):
     -1 lost (all 0 when a natural or a surrender decided the pair), and
     ``notes`` what decided each (``suit``, ``banker`` or ``""``).  ``amount`` is
     the money paid: ``units * stake``, or less when a cap or a stack ``cut`` it
-    from ``owed``."""
+    from ``owed``.  ``doubled`` says why the multiplier is not 1: ``scoop``
+    (``scoop_doubles``) and ``home-run``.  The kernel's :class:`PairOutcome`
+    has the same fields, with seat indexes for the names."""
 
     __slots__ = (
         "a",
@@ -210,6 +213,7 @@ class PairResult(Record):
         "owed",
         "cut",
         "notes",
+        "doubled",
     )
 
     def __init__(
@@ -232,6 +236,7 @@ class PairResult(Record):
         owed: Amount = 0,
         cut: str = "",
         notes: tuple[str, str, str] = ("", "", ""),
+        doubled: tuple[str, ...] = (),
     ) -> None:
         self.a = a
         self.b = b
@@ -240,7 +245,7 @@ class PairResult(Record):
         self.row_units = row_units  # 1 a row won, -1 a row lost
         self.bonus = bonus  # the method's bonus (2-4 overall unit, 1-6 scoop)
         self.royalties = royalties  # holder: a's royalties less b's; row modes: the row winners' extra
-        self.multiplier = multiplier  # 1; 2 for a scoop that doubles; 4 with a home run (pair split)
+        self.multiplier = multiplier  # 1; 2 or 4 when doubled (see doubled)
         self.natural = natural
         self.surrender = surrender
         self.units = units
@@ -251,6 +256,7 @@ class PairResult(Record):
         self.owed = owed  # with a cap or table stakes: the money before the cut (else 0)
         self.cut = cut  # "cap" or "stack" when it cut the payment, else ""
         self.notes = notes
+        self.doubled = doubled  # why the multiplier is not 1: "scoop", "home-run"
 
 
 class OwnerTotal(Record):
@@ -309,7 +315,8 @@ def royalty(rules: RuleSet, row_name: str, value: int) -> Amount:
 
 
 class _Model:
-    """What settling reads of a rule set, worked out once per rule set: the
+    """The rule set's plan: what settling reads of a rule set, worked out once
+    per rule set value (:meth:`RuleSet.derived`): the
     variants, and for each of the 27 ways three rows can go, the row units,
     the method's bonus, who scooped and the scoop's multiplier (from
     :func:`method_bonus` and :func:`_scoops`); and royalties remembered by row
@@ -326,6 +333,7 @@ class _Model:
         "suit_foul",
         "spade_row",
         "broken",
+        "paid",
     )
 
     def __init__(self, rules: RuleSet) -> None:
@@ -345,47 +353,16 @@ class _Model:
         # Royalties are looked up and nothing else: no spade bonus, no limit per hand.
         self.plain_royalties = not royalties.spade_bonus and not royalties.max_per_hand
         #: With suit_order, each suit's strength by suit code (3 highest), else None.
-        self.strength = (
-            None if rules.suits.suit_order is None else [3 - rules.suits.suit_order.index(suit) for suit in "cdhs"]
-        )
+        self.strength = rules.suits.strength
         self.suit_foul = rules.suits.suit_foul
         self.spade_row = royalties.spade_bonus == "row"
         self.broken = royalties.broken_royalties
-
-
-_MODELS: dict[tuple[object, ...], _Model] = {}
-_LAST: list[tuple[object, object]] = [(None, None)]  # [(the last rule set asked for, its model)]
+        self.paid = royalties.paid  # any royalty is paid
 
 
 def _model(rules: RuleSet) -> _Model:
-    """The rule set's :class:`_Model`, made once and kept by the rule set's
-    value, never by ``id()``: a new rule set can never be handed an old one's
-    royalties.  The last rule set is also held (a reference, so no other
-    object can take its place) and checked by identity first."""
-    last, model = _LAST[0]  # one read: the pair cannot be torn by another thread
-    if last is rules:
-        return model  # type: ignore[return-value]  # made for this rule set below
-    royalties = rules.royalties
-    key = (
-        rules.methods.method,
-        rules.multipliers.scoop_doubles,
-        rules.rows.wheel,
-        rules.rows.low_middle,
-        royalties.mode,
-        royalties.table.key,
-        royalties.spade_bonus,
-        royalties.max_per_hand,
-        royalties.broken_royalties,
-        rules.suits.suit_order,
-        rules.suits.suit_foul,
-    )
-    found = _MODELS.get(key)
-    if found is None:
-        if len(_MODELS) > 100:
-            _MODELS.clear()
-        found = _MODELS[key] = _Model(rules)
-    _LAST[0] = (rules, found)
-    return found
+    """The rule set's :class:`_Model`, made once per rule set value (:meth:`RuleSet.derived`)."""
+    return rules.derived(_Model)
 
 
 def _royalties(
@@ -408,7 +385,7 @@ def _royalties(
     if model.plain_royalties:
         return (amounts[0], amounts[1], amounts[2]), broken
     if rules.royalties.spade_bonus:  # doubled before max_per_hand picks the largest
-        amounts = [a * 2 if _TWO_OF_SPADES in codes else a for a, codes in zip(amounts, rows)]
+        amounts = [a * 2 if TWO_OF_SPADES in codes else a for a, codes in zip(amounts, rows)]
     amounts.append(broken)
     keep = rules.royalties.max_per_hand
     if keep and sum(1 for amount in amounts if amount) > keep:
@@ -446,39 +423,66 @@ def broken_royalties(codes: Sequence[int], rules: RuleSet) -> Amount:
     as the back row would (docs/rules.md 6, ``broken_royalties``): a combination
     whole inside one row is paid as that row and its cards are not used again;
     each card counts once, and the largest total counts."""
-    rows = (frozenset(codes[:3]), frozenset(codes[3:8]), frozenset(codes[8:]))
-    held = set(codes)
-    whole: set[int] = set()
-    split: list[tuple[frozenset[int], Amount]] = []
-    combinations: list[tuple[frozenset[int], str, str]] = []
+    return broken_units(broken_combinations(codes, rules.royalties.table), _FRONT_BITS, _MIDDLE_BITS, _BACK_BITS)  # type: ignore[no-any-return]  # amounts in, an amount out
+
+
+_FRONT_BITS, _MIDDLE_BITS, _BACK_BITS = 0b111, 0b11111 << 3, 0b11111 << 8  # a set hand's rows by card position
+
+
+def broken_combinations(codes: Sequence[int], table: RoyaltyTable) -> list[tuple[int, Amount]]:
+    """The four-of-a-kinds and straight flushes among ``codes``, each as a bit
+    mask of its cards' positions in ``codes`` with what the back ``table``
+    pays for it (docs/rules.md 6, ``broken_royalties``)."""
+    where = {code: index for index, code in enumerate(codes)}
+    found: list[tuple[int, Amount]] = []
     for rank in range(2, 15):
-        cards = frozenset(card_code(rank, suit) for suit in range(4))
-        if cards <= held:
-            combinations.append((cards, "quads", _LETTERS[rank] * 4))
+        cards = [card_code(rank, suit) for suit in range(4)]
+        if all(card in where for card in cards):
+            found.append((sum(1 << where[card] for card in cards), table.lookup("back", "quads", _LETTERS[rank] * 4)))
     for suit in range(4):
         for top in range(5, 15):
-            run = [14 if rank == 1 else rank for rank in range(top - 4, top + 1)]
-            cards = frozenset(card_code(rank, suit) for rank in run)
-            if cards <= held:
+            cards = [card_code(14 if rank == 1 else rank, suit) for rank in range(top - 4, top + 1)]
+            if all(card in where for card in cards):
                 kind = "royal-flush" if top == 14 else "steel-wheel" if top == 5 else "straight-flush"
-                combinations.append((cards, kind, ""))
-    table = rules.royalties.table
-    for cards, kind, ranks in combinations:
-        if any(cards <= row for row in rows):
-            whole |= cards
+                found.append((sum(1 << where[card] for card in cards), table.lookup("back", kind, "")))
+    return found
+
+
+def broken_units(combinations: Sequence[tuple[int, Any]], front: int, middle: int, back: int) -> Any:
+    """What the combinations (:func:`broken_combinations`) earn split across
+    rows held as these position masks: one with a card not held (discarded)
+    earns nothing; one whole inside a row is paid as that row, and its cards
+    are not used again; of the others each card counts once, the largest
+    total counts.  Units are amounts, or floats for the arranger's estimate."""
+    held = front | middle | back
+    whole = 0
+    split = []
+    for mask, units in combinations:
+        if mask & ~held:
+            continue  # a card of it is discarded
+        if not mask & ~front or not mask & ~middle or not mask & ~back:
+            whole |= mask
         else:
-            split.append((cards, table.lookup("back", kind, ranks)))
-    split = [(cards, units) for cards, units in split if units and not cards & whole]
+            split.append((mask, units))
+    return best_disjoint([(mask, units) for mask, units in split if units and not mask & whole])
 
-    def best(start: int, used: frozenset[int]) -> Amount:
-        top: Amount = 0
-        for index in range(start, len(split)):
-            cards, units = split[index]
-            if not cards & used:
-                top = max(top, units + best(index + 1, used | cards))
-        return top
 
-    return best(0, frozenset())
+def best_disjoint(combinations: Sequence[tuple[int, Any]], start: int = 0, used: int = 0) -> Any:
+    """The largest total of combinations (bit masks with units) that share no card."""
+    top: Any = 0
+    for index in range(start, len(combinations)):
+        mask, units = combinations[index]
+        if not mask & used:
+            top = max(top, units + best_disjoint(combinations, index + 1, used | mask))
+    return top
+
+
+def stays_in_fantasyland(front: int, middle: int, back: int) -> bool:
+    """Whether a hand that is not fouled, with rows of these (plain) values,
+    stays in Fantasyland (docs/rules.md 9): trips in front, a full house or
+    better in the middle, or quads or better in the back."""
+    shift = CATEGORY_SHIFT
+    return front >> shift == TRIPS or middle >> shift >= FULL_HOUSE or back >> shift >= QUADS
 
 
 _LETTERS = "??23456789TJQKA"  # a rank's letter by its number, 2-14
@@ -511,8 +515,8 @@ def evaluate_core(front: Sequence[int], middle: Sequence[int], back: Sequence[in
     values = (front_value, middle_value, back_value)
     spade = -1
     if model.spade_row:
-        spade = 0 if _TWO_OF_SPADES in front else 1 if _TWO_OF_SPADES in middle else 2 if _TWO_OF_SPADES in back else -1
-    if foul is not None or (model.mode == "none" and not model.broken):
+        spade = 0 if TWO_OF_SPADES in front else 1 if TWO_OF_SPADES in middle else 2 if TWO_OF_SPADES in back else -1
+    if foul is not None or not model.paid:
         return Core(values, plains, foul, _NO_ROYALTIES, spade)
     broken = broken_royalties((*front, *middle, *back), rules) if model.broken else 0
     royalties, broken = _royalties(rules, (front, middle, back), plains, broken)
@@ -540,14 +544,14 @@ _FRONT_QUALIFIES = {12: 14, 13: 15, 14: 16}  # progressive cards for QQ, KK, AA;
 def fantasyland(core: Core | None, rules: RuleSet, playing: bool, repeat: bool = False) -> Fantasyland | None:
     """Fantasyland next deal (docs/rules.md 9), or None when the rules have none.
     ``repeat``: this deal already was the player's one repeat, so they leave."""
-    if rules.ofc.fantasyland == "none":
+    if not rules.ofc.played:
         return None
     if core is None or core.foul or (playing and repeat):
         return Fantasyland(playing, False, None)
-    front, middle, back = (plain >> CATEGORY_SHIFT for plain in core.plains)
+    front = core.plains[0] >> CATEGORY_SHIFT
     progressive = rules.ofc.fantasyland == "progressive"
-    if playing:  # stay: trips in front, full house or better in the middle, quads or better in the back
-        stays = front == 3 or middle >= 6 or back >= 7
+    if playing:
+        stays = stays_in_fantasyland(*core.plains)
         return Fantasyland(True, stays, (14 if progressive else rules.ofc.fantasyland_cards) if stays else None)
     if front == 3:
         return Fantasyland(False, True, 17 if progressive else rules.ofc.fantasyland_cards)
@@ -689,13 +693,75 @@ class Standing(Record):
         self.stacks = stacks
 
 
+class PairOutcome(tuple):
+    """One settled pair as :func:`kernel` makes it, from seat ``i``'s side: a
+    tuple (cheap to make, and kept as it is in a session's spool) whose fields
+    are read by name, never by position.  :class:`PairResult` is the same
+    with the players' names for the seat indexes."""
+
+    __slots__ = ()
+    #: The fields, in order.
+    FIELDS = (
+        "i",
+        "j",
+        "decided_by",
+        "rows",
+        "row_units",
+        "bonus",
+        "royalties",
+        "multiplier",
+        "natural",
+        "surrender",
+        "units",
+        "stake",
+        "amount",
+        "penalty",
+        "split",
+        "owed",
+        "cut",
+        "notes",
+        "doubled",
+    )
+    i = property(itemgetter(0), doc="seat index of the first hand (the lower)")
+    j = property(itemgetter(1), doc="seat index of the second hand")
+    decided_by = property(itemgetter(2), doc="natural, surrender or rows")
+    rows = property(itemgetter(3), doc="front, middle, back: 1 won, 0 tied, -1 lost (all 0 without rows)")
+    row_units = property(itemgetter(4), doc="1 a row won, -1 a row lost")
+    bonus = property(itemgetter(5), doc="the method's bonus")
+    royalties = property(itemgetter(6), doc="royalty units, from seat i's side")
+    multiplier = property(itemgetter(7), doc="1, or 2 and 4 when doubled (see doubled)")
+    natural = property(itemgetter(8), doc="what a natural or a false claim paid")
+    surrender = property(itemgetter(9), doc="what a surrender paid")
+    units = property(itemgetter(10), doc="the pair's units")
+    stake = property(itemgetter(11), doc="money per unit for this pair")
+    amount = property(itemgetter(12), doc="the money paid, after any cut")
+    penalty = property(itemgetter(13), doc="foul_plays: what the fouled hand paid beside its rows")
+    split = property(itemgetter(14), doc="home_run_split equal: the share of the home run's total")
+    owed = property(itemgetter(15), doc="with a cap or table stakes: the money before the cut (else 0)")
+    cut = property(itemgetter(16), doc='"cap" or "stack" when it cut the payment, else ""')
+    notes = property(itemgetter(17), doc="what decided each row: suit, banker or empty")
+    doubled = property(itemgetter(18), doc='why the multiplier is not 1: "scoop" (scoop_doubles), "home-run"')
+
+
+# Where _split_equally and _cut change a pair (as a list) before it is made again.
+_I, _J, _UNITS, _STAKE, _AMOUNT, _SPLIT, _OWED, _CUT = (
+    PairOutcome.FIELDS.index(name) for name in ("i", "j", "units", "stake", "amount", "split", "owed", "cut")
+)
+#: Why a pair's multiplier applied, by (the scoop doubles it, a home run doubles it).
+_DOUBLED = {
+    (False, False): (),
+    (True, False): ("scoop",),
+    (False, True): ("home-run",),
+    (True, True): ("scoop", "home-run"),
+}
+_NOT_DOUBLED, _SCOOP_DOUBLES = _DOUBLED[False, False], _DOUBLED[True, False]
+
+
 class Outcome(Record):
     """A deal settled by :func:`kernel`, as plain values by seat index: each
     seat's core (None when it plays no rows: a natural, a surrender), its
-    natural, its Fantasyland, its net units and money, each pair as
-    ``(i, j, decided_by, rows, row_units, bonus, royalties, multiplier,
-    natural, surrender, units, stake, amount, penalty, split, owed, cut,
-    notes)`` from seat i's side (:class:`PairResult` names them), the banker's
+    natural, its Fantasyland, its net units and money, each pair as a
+    :class:`PairOutcome` from seat i's side, the banker's
     seat index (None without banker pairing) and the standing after the deal."""
 
     __slots__ = ("cores", "naturals", "fantasyland", "units", "money", "pairs", "banker", "standing")
@@ -707,7 +773,7 @@ class Outcome(Record):
         fantasyland: list[Fantasyland | None],
         units: list[Amount],
         money: list[Amount],
-        pairs: list[tuple],
+        pairs: list[PairOutcome],
         banker: int | None = None,
         standing: Standing | None = None,
     ) -> None:
@@ -723,7 +789,7 @@ class Outcome(Record):
 
 _NO_ROWS = (0, 0, 0)
 _NO_NOTES = ("", "", "")
-_PLAIN = (0, 0, 0, "", _NO_NOTES)  # penalty, split, owed, cut, notes of a pair none of them touched
+_PLAIN = (0, 0, 0, "", _NO_NOTES, ())  # penalty, split, owed, cut, notes, doubled of a pair none of them touched
 _ALL_PAIRS: dict[int, list[tuple[int, int]]] = {}  # seat index pairs (i < j) by number of seats
 
 
@@ -734,7 +800,7 @@ def pairs_of(seats: Sequence[Seat], rules: RuleSet, banker: int | None = None) -
     together; with banker pairing only the banker's pairs."""
     count = len(seats)
     owners = [seat.owner for seat in seats]
-    if rules.banker.pairing == "banker":
+    if rules.banker.banks:
         assert banker is not None  # kernel() names the banker
         return [(min(banker, k), max(banker, k)) for k in range(count) if k != banker]
     if len(set(owners)) == count:  # a player a hand: every pair plays
@@ -760,7 +826,7 @@ def banker_of(seats: Sequence[Seat], rules: RuleSet, banker: str | None = None) 
     """The banker's seat index under banker pairing (the one marked ``banker`` in
     the deal, else the player named, else the first listed); None otherwise.
     (A deal built under the rules refuses a banker marker without banker pairing.)"""
-    if rules.banker.pairing != "banker":
+    if not rules.banker.banks:
         if banker is not None:
             raise DealError(
                 f"{banker} is named the banker, but the {rules.id} rules settle every pair: there is no banker"
@@ -829,7 +895,7 @@ def kernel(
             continue
         cores[index] = core
     owners = [seat.owner for seat in seats]
-    bank = banker_of(seats, rules, banker) if rules.banker.pairing == "banker" or banker is not None else None
+    bank = banker_of(seats, rules, banker) if rules.banker.banks or banker is not None else None
     if len(set(owners)) == count and bank is None:  # the common case: every pair of hands plays
         settling = _ALL_PAIRS.get(count) or pairs_of(seats, rules)
     else:
@@ -853,10 +919,10 @@ def kernel(
             home_run[index] = scoops_everyone(index, settling, played, minimum)
     equal = rules.multipliers.home_run_split == "equal"
     model = _model(rules)
-    by_rows, with_royalties = model.by_rows, model.mode != "none" or model.broken
+    by_rows, with_royalties = model.by_rows, model.paid
     units: list[Amount] = [0] * count
     money: list[Amount] = [0] * count
-    pairs: list[tuple[Any, ...]] = []
+    pairs: list[PairOutcome] = []
     for i, j in settling:
         found = played.get((i, j))
         pair_stake = pair_stakes.get(frozenset((owners[i], owners[j])), stake) if pair_stakes else stake
@@ -865,8 +931,10 @@ def kernel(
             core_a, core_b = cores[i], cores[j]
             assert core_a is not None and core_b is not None  # played: both have rows
             row_units, bonus, scoop, multiplier = by_rows[rows]
+            doubled = _NOT_DOUBLED if multiplier == 1 else _SCOOP_DOUBLES
             if scoop and not equal and (home_run[i] if scoop > 0 else home_run[j]):  # docs/rules.md 8
                 multiplier *= 2
+                doubled = _DOUBLED[multiplier == 4, True]
             royalties = royalty_units(rules, core_a, core_b, rows) if with_royalties else 0
             amount = (row_units + bonus + royalties) * multiplier
             if foul_plays and (core_a.foul is None) != (core_b.foul is None):  # docs/rules.md 3
@@ -874,45 +942,49 @@ def kernel(
                 penalty = penalty if core_b.foul else -penalty
                 amount += penalty
                 paid = amount * pair_stake
-                pair = (i, j, "rows", rows, row_units, bonus, royalties, multiplier, 0, 0, amount, pair_stake, paid)
-                pairs.append((*pair, penalty, 0, 0, "", notes.get((i, j), _NO_NOTES)))
+                kept = notes.get((i, j), _NO_NOTES)
             else:
+                penalty = 0
                 paid = amount * pair_stake
                 kept = notes.get((i, j), _NO_NOTES) if notes else _NO_NOTES
-                pairs.append(
+            pairs.append(
+                PairOutcome(
                     (i, j, "rows", rows, row_units, bonus, royalties, multiplier, 0, 0, amount, pair_stake, paid)
-                    + (0, 0, 0, "", kept)
+                    + (penalty, 0, 0, "", kept, doubled)
                 )
+            )
         else:
             natural_a, natural_b = naturals[i], naturals[j]
+            pair: tuple[Any, ...]
             if natural_a or natural_b:  # docs/rules.md 7: naturals and false claims; no multipliers
                 amount = _natural_units(natural_a, natural_b, rules)
                 paid = amount * pair_stake
-                pairs.append((i, j, "natural", _NO_ROWS, 0, 0, 0, 1, amount, 0, amount, pair_stake, paid, *_PLAIN))
+                pair = (i, j, "natural", _NO_ROWS, 0, 0, 0, 1, amount, 0, amount, pair_stake, paid, *_PLAIN)
             else:  # docs/rules.md 4, step 2: a surrender
                 amount = _surrender_units(seats[i], seats[j], cores[i], cores[j], rules)
                 paid = amount * pair_stake
-                pairs.append((i, j, "surrender", _NO_ROWS, 0, 0, 0, 1, 0, amount, amount, pair_stake, paid, *_PLAIN))
+                pair = (i, j, "surrender", _NO_ROWS, 0, 0, 0, 1, 0, amount, amount, pair_stake, paid, *_PLAIN)
+            pairs.append(PairOutcome(pair))
         units[i] += amount
         units[j] -= amount
         money[i] += paid
         money[j] -= paid
-    if (equal and any(home_run)) or rules.money.cap is not None or rules.money.table_stakes:  # docs/rules.md 8, 12
+    if (equal and any(home_run)) or rules.money.cuts:  # docs/rules.md 8, 12
         changed = [list(pair) for pair in pairs]
         if equal and any(home_run):
             _split_equally(changed, home_run)
-        if rules.money.cap is not None or rules.money.table_stakes:
+        if rules.money.cuts:
             standing = _cut(changed, owners, rules, standing)
-        pairs = [tuple(pair) for pair in changed]
+        pairs = [PairOutcome(pair) for pair in changed]
         units, money = [0] * count, [0] * count
-        for pair in pairs:
-            i, j, amount, paid = pair[0], pair[1], pair[10], pair[12]
+        for made in pairs:
+            i, j, amount, paid = made.i, made.j, made.units, made.amount
             units[i] += amount
             units[j] -= amount
             money[i] += paid
             money[j] -= paid
     fantasylands: list[Fantasyland | None] = [None] * count
-    if rules.ofc.fantasyland != "none":
+    if rules.ofc.played:
         fantasylands = [
             fantasyland(core, rules, seat.fantasyland, seat.name in repeats) for seat, core in zip(seats, cores)
         ]
@@ -972,14 +1044,14 @@ def _split_equally(pairs: list[list[Any]], home_run: list[bool]) -> None:
     for hitter, hit in enumerate(home_run):
         if not hit:
             continue
-        mine = [pair for pair in pairs if hitter in (pair[0], pair[1])]
-        total = sum(pair[10] if pair[0] == hitter else -pair[10] for pair in mine)
+        mine = [pair for pair in pairs if hitter in (pair[_I], pair[_J])]
+        total = sum(pair[_UNITS] if pair[_I] == hitter else -pair[_UNITS] for pair in mine)
         part = share(total, len(mine))
         for pair in mine:
-            signed_part = part if pair[0] == hitter else -part
-            pair[14] = signed_part
-            pair[10] += signed_part
-            pair[12] = pair[10] * pair[11]
+            signed_part = part if pair[_I] == hitter else -part
+            pair[_SPLIT] = signed_part
+            pair[_UNITS] += signed_part
+            pair[_AMOUNT] = pair[_UNITS] * pair[_STAKE]
 
 
 def _cut(pairs: list[list[Any]], owners: list[str], rules: RuleSet, standing: Standing | None) -> Standing:
@@ -1005,11 +1077,11 @@ def _cut(pairs: list[list[Any]], owners: list[str], rules: RuleSet, standing: St
                 if player not in stacks:
                     raise DealError(f"{player} has no stack: the session's players bought in without them")
     for pair in pairs:
-        owed = pair[12]
-        pair[15] = owed
+        owed = pair[_AMOUNT]
+        pair[_OWED] = owed
         if not owed:
             continue
-        winner, loser = (owners[pair[0]], owners[pair[1]]) if owed > 0 else (owners[pair[1]], owners[pair[0]])
+        winner, loser = (owners[pair[_I]], owners[pair[_J]]) if owed > 0 else (owners[pair[_J]], owners[pair[_I]])
         paid, cut = abs(owed), ""
         if cap is not None:
             room = min(cap + net[loser], cap - net[winner])
@@ -1024,7 +1096,7 @@ def _cut(pairs: list[list[Any]], owners: list[str], rules: RuleSet, standing: St
         if stacks is not None:
             stacks[loser] -= paid
             stacks[winner] += paid
-        pair[12], pair[16] = (paid if owed > 0 else -paid), cut
+        pair[_AMOUNT], pair[_CUT] = (paid if owed > 0 else -paid), cut
     carried = dict(standing.net) if standing is not None and standing.net is not None else {}
     carried.update(net)
     return Standing(carried if cap is not None and rules.money.cap_scope == "session" else None, stacks)

@@ -42,6 +42,7 @@ from cpscore.scoring import (
     Core,
     Fantasyland,
     Outcome,
+    PairOutcome,
     Settlement,
     Standing,
     kernel,
@@ -584,7 +585,7 @@ def pack(deal: Deal, outcome: Outcome) -> tuple:
         lands,
         tuple(outcome.units),
         tuple(outcome.money),
-        tuple(outcome.pairs),
+        tuple(tuple(pair) for pair in outcome.pairs),  # plain tuples: marshal keeps no subclass
         outcome.banker,
         kept,
     )
@@ -622,7 +623,7 @@ def unpack(packed: tuple) -> tuple[Deal, Outcome]:
         [None if land is None else Fantasyland(*land) for land in lands],
         list(units),
         list(money),
-        list(pairs),
+        [PairOutcome(pair) for pair in pairs],
         banker,
         None if kept is None else Standing(*kept),
     )
@@ -852,16 +853,17 @@ class Ledger:
         self._carry(deal, outcome, text.number)
         versus = self.versus
         for pair in outcome.pairs:
-            a, b = seats[pair[0]].owner, seats[pair[1]].owner
+            a, b = seats[pair.i].owner, seats[pair.j].owner
+            units, amount = pair.units, pair.amount
             found = versus.get((a, b))
             if found is not None:
-                versus[a, b] = (found[0] + pair[10], found[1] + pair[12])
+                versus[a, b] = (found[0] + units, found[1] + amount)
             else:
                 found = versus.get((b, a))
                 if found is not None:
-                    versus[b, a] = (found[0] - pair[10], found[1] - pair[12])
+                    versus[b, a] = (found[0] - units, found[1] - amount)
                 else:
-                    versus[a, b] = (pair[10], pair[12])
+                    versus[a, b] = (units, amount)
         self.points = self._record(
             zip([seat.owner for seat in seats], outcome.units, outcome.money),
             zip([seat.name for seat in seats], outcome.fantasyland),

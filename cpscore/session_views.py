@@ -216,7 +216,9 @@ class DealLines:
                 heads = "  ".join(_padded(name, width) for name, width in zip(owners, self.widths))
                 room = WIDTH - self._notes_column()
                 notes = "  Notes" if room >= NOTES_MIN else ""
-                text += ("\n" if self.widths and not text else "") + f"Deal  Line  Id        {heads}{notes}".rstrip() + "\n"
+                text += (
+                    ("\n" if self.widths and not text else "") + f"Deal  Line  Id        {heads}{notes}".rstrip() + "\n"
+                )
             elif not text:
                 text += "\n"
         cells = self._cells(result)

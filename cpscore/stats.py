@@ -51,8 +51,6 @@ from cpscore.naturals import Natural
 from cpscore.records import Record
 from cpscore.scoring import FALSE_CLAIM, Core, Fantasyland, Outcome, Settlement
 
-_ROWS, _DECIDED_BY = 3, 2  # where an Outcome pair keeps its rows and what decided it (PairResult's order)
-
 
 class Biggest(Record):
     """One player's result in one deal: the deal's number, units and money."""
@@ -141,7 +139,7 @@ class Stats:
                 seats, outcome.cores, outcome.naturals, outcome.fantasyland, outcome.units, outcome.money
             )
         ]
-        pairs = [(seats[pair[0]].owner, seats[pair[1]].owner, pair[_DECIDED_BY], pair[_ROWS]) for pair in outcome.pairs]
+        pairs = [(seats[pair.i].owner, seats[pair.j].owner, pair.decided_by, pair.rows) for pair in outcome.pairs]
         self._take(number, hands, pairs)
 
     def add_settlement(self, number: int, settlement: Settlement) -> None:

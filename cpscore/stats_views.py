@@ -54,9 +54,9 @@ def stats_table(stats: Stats, rules: RuleSet, style: str = DEFAULT_STYLE, show_m
         lines.append(("Naturals", lambda p: str(sum(p.naturals.values()))))
     if rules.naturals.false_claim is not None:
         lines.append(("False claims", lambda p: str(p.false_claims)))
-    if rules.royalties.mode != "none" or rules.royalties.broken_royalties:
+    if rules.royalties.paid:
         lines.append(("Royalties", lambda p: number(p.royalties)))
-    if rules.ofc.fantasyland != "none":
+    if rules.ofc.played:
         lines += [
             ("Fantasyland entries", lambda p: str(p.fantasyland_entries)),
             ("Fantasyland stays", lambda p: str(p.fantasyland_stays)),

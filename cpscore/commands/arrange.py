@@ -105,7 +105,7 @@ def arrange(cards, rules, spade_bonus, top, rounds, banker, fmt) -> None:
         check_rules(rules, banker)  # before any hand: every hand would meet it
     except CpscoreError as error:
         raise InputError(str(error)) from None
-    fantasyland = rules.ofc.fantasyland != "none"
+    fantasyland = rules.ofc.played
     if not cards:
         raise InputError("no cards: give 13 cards, a file with one hand a line, or - for stdin")
     text = " ".join(cards)

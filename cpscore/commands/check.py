@@ -42,7 +42,7 @@ def check(hand, rules, spade_bonus, playing, fmt, style) -> None:
     from cpscore.scoring import check_hand
 
     rules = apply_flags(rules, spade_bonus)
-    if playing and rules.ofc.fantasyland == "none":
+    if playing and not rules.ofc.played:
         raise click.BadParameter(
             f"has no effect: the {rules.id} rules have no Fantasyland", param_hint="'--fantasyland'"
         )
