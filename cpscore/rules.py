@@ -531,7 +531,16 @@ class Section(Record):
         return found
 
     def __reduce__(self) -> tuple[object, ...]:  # frozen: pickle through the constructor
-        return (_rebuild, (type(self), {name: getattr(self, name) for name in self._args}))
+        return (_rebuild, (type(self), {name: _picklable(getattr(self, name)) for name in self._args}))
+
+
+def _picklable(value: object) -> object:
+    """A setting's value as its check takes it again, without mapping proxies (which do not pickle)."""
+    if isinstance(value, RoyaltyTable):
+        return {row: dict(getattr(value, row)) for row in ROW_TABLES}
+    if isinstance(value, Mapping):
+        return dict(value)
+    return value
 
 
 def _rebuild(kind: type[Section], values: dict[str, object]) -> Section:

@@ -182,6 +182,28 @@ class PlayerResult(Record):
         return self.assessment.foul if self.assessment else None
 
 
+#: The fields of a settled pair after its two hands (:class:`PairResult`, :class:`PairOutcome`).
+_PAIR_FIELDS = (
+    "decided_by",
+    "rows",
+    "row_units",
+    "bonus",
+    "royalties",
+    "multiplier",
+    "natural",
+    "surrender",
+    "units",
+    "stake",
+    "amount",
+    "penalty",
+    "split",
+    "owed",
+    "cut",
+    "notes",
+    "doubled",
+)
+
+
 class PairResult(Record):
     """One pair, from ``a``'s side: ``units`` is what b pays a (negative when a
     pays).  ``decided_by`` is ``natural``, ``surrender`` or ``rows``; then
@@ -194,27 +216,7 @@ class PairResult(Record):
     (``scoop_doubles``) and ``home-run``.  The kernel's :class:`PairOutcome`
     has the same fields, with seat indexes for the names."""
 
-    __slots__ = (
-        "a",
-        "b",
-        "decided_by",
-        "rows",
-        "row_units",
-        "bonus",
-        "royalties",
-        "multiplier",
-        "natural",
-        "surrender",
-        "units",
-        "stake",
-        "amount",
-        "penalty",
-        "split",
-        "owed",
-        "cut",
-        "notes",
-        "doubled",
-    )
+    __slots__ = ("a", "b", *_PAIR_FIELDS)
 
     def __init__(
         self,
@@ -701,27 +703,7 @@ class PairOutcome(tuple):
 
     __slots__ = ()
     #: The fields, in order.
-    FIELDS = (
-        "i",
-        "j",
-        "decided_by",
-        "rows",
-        "row_units",
-        "bonus",
-        "royalties",
-        "multiplier",
-        "natural",
-        "surrender",
-        "units",
-        "stake",
-        "amount",
-        "penalty",
-        "split",
-        "owed",
-        "cut",
-        "notes",
-        "doubled",
-    )
+    FIELDS = ("i", "j", *_PAIR_FIELDS)
     i = property(itemgetter(0), doc="seat index of the first hand (the lower)")
     j = property(itemgetter(1), doc="seat index of the second hand")
     decided_by = property(itemgetter(2), doc="natural, surrender or rows")
