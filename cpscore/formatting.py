@@ -192,7 +192,7 @@ def render_table(
         parts += ["", f"Money won by each player from each opponent (stake {stakes}):", ""]
         parts.append(_matrix(settlement, lambda pair: pair.amount, lambda player: player.amount, style))
     limits = [f"Cut: {cut_text(cut, rules)}" for cut in cuts(settlement).values()]
-    stacks = settlement.standing.stacks if rules.money.table_stakes and settlement.standing else None
+    stacks = settlement.standing.stacks if rules.money.stacks and settlement.standing else None
     if stacks is not None:
         limits.append(
             "Stacks after the deal: " + ", ".join(f"{name} {number(stack)}" for name, stack in stacks.items())
@@ -629,7 +629,7 @@ class Extras:
         self.split = rules.multipliers.home_run and rules.multipliers.home_run_split == "equal"
         self.cut = rules.money.cuts
         self.notes = rules.suits.suit_order is not None or rules.banker.banker_wins_ties
-        self.stacks = bool(rules.money.table_stakes)
+        self.stacks = rules.money.stacks
         self.broken = rules.royalties.broken_royalties
 
 

@@ -164,7 +164,7 @@ def spade_bonus_rules(rules: RuleSet) -> RuleSet:
 
 def check_buy_in(rules: RuleSet, buy_in: Amount | None, what: str = "--buy-in") -> None:
     """A buy-in has an effect only under table stakes (docs/rules.md 12)."""
-    if buy_in is not None and not rules.money.table_stakes:
+    if buy_in is not None and not rules.money.stacks:
         raise DealError(
             f"{what} has no effect: the {rules.id} rules do not play table stakes (table_stakes in a rule file)"
         )

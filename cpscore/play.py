@@ -279,7 +279,7 @@ class Round:
         from cpscore.scoring import FALSE_CLAIM, Standing, kernel, waive_warnings
 
         rules = self.rules
-        standing = Standing(None, {found.owner: 1}) if rules.money.table_stakes else None  # no pair: nothing is cut
+        standing = Standing(None, {found.owner: 1}) if rules.money.stacks else None  # no pair: nothing is cut
         outcome = kernel([found], rules, standing=standing)
         core, natural = outcome.cores[0], outcome.naturals[0]
         foul = core.foul if core is not None else None

@@ -798,6 +798,22 @@ class Money(Section):
         """Whether a payment can be cut: by a cap or by a stack."""
         return self.cap is not None or bool(self.table_stakes)
 
+    @property
+    def stacks(self) -> bool:
+        """Whether players play from stacks (table stakes)."""
+        return bool(self.table_stakes)
+
+    @property
+    def needs_buy_in(self) -> bool:
+        """Whether a session must give the buy-in (``table_stakes = true``)."""
+        return self.table_stakes is True
+
+    @property
+    def fixed_stack(self) -> Amount | None:
+        """The stack the rules give each player, when they give one."""
+        stakes = self.table_stakes
+        return None if stakes is None or stakes is True or stakes is False else stakes
+
 
 class Ofc(Section):
     """Open-face extras: Fantasyland (docs/rules.md 9)."""

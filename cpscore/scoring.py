@@ -1046,13 +1046,14 @@ def _cut(pairs: list[list[Any]], owners: list[str], rules: RuleSet, standing: St
     if cap is not None and rules.money.cap_scope == "session" and standing is not None and standing.net is not None:
         net.update({player: standing.net.get(player, 0) for player in players})
     stacks: dict[str, Amount] | None = None
-    if rules.money.table_stakes:
+    if rules.money.stacks:
         if standing is None or standing.stacks is None:
-            if rules.money.table_stakes is True:
+            fixed = rules.money.fixed_stack
+            if fixed is None:
                 raise DealError(
                     f"the {rules.id} rules play table stakes: give the buy-in (--buy-in N, or @buy-in N in a session)"
                 )
-            stacks = {player: rules.money.table_stakes for player in players}
+            stacks = {player: fixed for player in players}
         else:
             stacks = dict(standing.stacks)
             for player in players:

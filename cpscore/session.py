@@ -695,13 +695,13 @@ class Ledger:
         self.bank_order: list[str] = []
         # Table stakes: each player's stack, and the money a new player brings; a cap
         # over the session: each player's net money so far (docs/rules.md 12).
-        if buy_in is None and rules.money.table_stakes and rules.money.table_stakes is not True:
-            buy_in = rules.money.table_stakes
-        if rules.money.table_stakes is True and buy_in is None:
+        if buy_in is None:
+            buy_in = rules.money.fixed_stack
+        if rules.money.needs_buy_in and buy_in is None:
             raise DealError(
                 f"the {rules.id} rules play table stakes: give the buy-in (@buy-in N in the session, or --buy-in N)"
             )
-        self.buy_in = buy_in if rules.money.table_stakes else None
+        self.buy_in = buy_in if rules.money.stacks else None
         self.stacks: dict[str, Amount] = {}
         self.net: dict[str, Amount] = {}
         self.over: str | None = None  # why the session ended (a stack is empty), once it has
