@@ -8,7 +8,7 @@ Each input is generated from (seed, index) alone, so a run is the same for the
 same seed whatever --jobs is.  An input fails when cpscore raises an uncaught
 exception, exits with a code other than 0, 1 or 2, or exits non-zero with
 something on stdout or with stderr that is not 'Error: ' lines (click's usage
-lines allowed), or writes a stderr line over 600 characters (see
+lines allowed), or writes a stderr line over 300 characters (see
 tests/fuzzing.py).  The summary gives, per failure class, the count and the
 shortest reproducer found, reduced further by delta debugging (--no-reduce to
 skip) and run once more through `python -m cpscore` in a fresh process to

@@ -1066,7 +1066,8 @@ def gen_session(rng: random.Random) -> Case:
             source = rng.choice(["missing.txt", "folder", "/dev/null", ""])
             files["folder"] = "<dir>"
     groups = [[source]]
-    if source != "-" and source in files and rng.random() < 0.08:  # the same file again: refused by what it is
+    # The same file again: refused by what it is (not a directory: no hard link can name one).
+    if source != "-" and source in files and files[source] != "<dir>" and rng.random() < 0.08:
         again = rng.choice(["./" + source, "link.txt", "hard.txt", source])
         files["link.txt"], files["hard.txt"] = f"<symlink:{source}>", f"<hardlink:{source}>"
         groups.append([again])

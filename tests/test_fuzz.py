@@ -1,7 +1,7 @@
 """Fuzz tests: every command, fed mutated and random input, keeps the command
 line's promises (see tests/fuzzing.py): no traceback (nor an 'internal error'),
 exit code 0, 1 or 2, and on an error nothing on stdout and only 'Error: '
-lines on stderr, none over 600 characters.
+lines on stderr, none over 300 characters.
 
 The inputs come from the same generators as ``benchmarks/fuzz.py`` (seeded by
 hypothesis), and from hypothesis strategies for texts, bytes and numbers.  The
