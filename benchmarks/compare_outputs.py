@@ -427,6 +427,30 @@ def record_house(rec: Recorder, tmp: Path, deals: int, seed: int) -> None:
         rec.cmd("house", ["score", "--rules", rules, "--explain", "examples/four-players.txt"])
 
 
+def record_arrange(rec: Recorder, seed: int) -> None:
+    """The arranger under every preset and the house rule files: random hands of
+    13 cards, and Fantasyland hands of 14 and 17 where the rules play it."""
+    from cpscore.cards import CARDS
+
+    rng = random.Random(seed * 7 + 1)
+    deck = [str(card) for card in CARDS]
+    targets = [(preset, PRESETS[preset].get("options", [])) for preset in PRESETS]
+    targets += [(f"house/{name}.toml", []) for name in HOUSE_RULES]
+    for rules, options in targets:
+        for number in range(6):
+            hand = " ".join(rng.sample(deck, 13))
+            fmt = "json" if number % 2 else "table"
+            role = ["--player"] if rules in ("pusoy",) else []
+            rec.cmd("arrange", ["arrange", "--rules", rules, *options, *role, "--format", fmt, hand])
+        if rules in ("ofc", "pineapple"):
+            for count in (14, 17):
+                hand = " ".join(rng.sample(deck, count))
+                rec.cmd("arrange", ["arrange", "--rules", rules, "--format", "json", hand])
+    hand = " ".join(rng.sample(deck, 13))
+    rec.cmd("arrange", ["arrange", "--rules", "ofc", "--simulate", "40", "--format", "json", hand])
+    rec.cmd("arrange", ["arrange", "--rules", "ofc", "--spade-bonus", "--top", "5", hand])
+
+
 def record_bad(rec: Recorder, tmp: Path) -> None:
     """Rule files that are refused (one error line naming the file and setting) or warned about."""
     (tmp / "bad").mkdir()
@@ -467,6 +491,7 @@ def produce(out: Path, deals: int, seed: int) -> int:
         record_rules(rec)
         record_generated(rec, tmp, deals, seed)
         record_house(rec, tmp, max(3, deals // 100), seed)
+        record_arrange(rec, seed)
         record_bad(rec, tmp)
     finally:
         os.chdir(previous)

@@ -119,7 +119,17 @@ from cpscore.scoring import (
     royalty,
     stays_in_fantasyland,
 )
-from cpscore.values import CATEGORY_SHIFT, FLUSH, FULL_HOUSE, QUADS, STRAIGHT, STRAIGHT_FLUSH, TRIPS
+from cpscore.values import (
+    CATEGORY_SHIFT,
+    FLUSH,
+    FULL_HOUSE,
+    GROUP_SIZES,
+    HIGH_CARD,
+    QUADS,
+    STRAIGHT,
+    STRAIGHT_FLUSH,
+    TRIPS,
+)
 
 if TYPE_CHECKING:
     from collections.abc import Callable, Iterator
@@ -329,7 +339,7 @@ def _role(rules: RuleSet, banker: bool | None) -> bool | None:
     reasons = []
     if rules.banker.banker_wins_ties and rules.suits.suit_order is None:
         reasons.append("tied rows go to the banker (banker_wins_ties)")
-    if rules.multipliers.home_run and rules.multipliers.home_run_min_opponents == 1:
+    if rules.multipliers.banker_home_run:
         reasons.append("only the banker makes a home run (home_run_min_opponents = 1)")
     if not reasons:
         return None  # the hand's settings are worth the same either way
@@ -394,7 +404,7 @@ class _Model:
         #: Per row and spade variant: value -> (win, lose, royalty term), and value -> the tie.
         self.chances: dict[str, list[dict[int, _Chances]]] = {row: [{}, {}, {}] for row in ROW_NAMES}
         self.ties: dict[str, list[dict[int, _Tie]]] = {row: [{}, {}, {}] for row in ROW_NAMES}
-        home_run = rules.multipliers.home_run and rules.multipliers.home_run_min_opponents == 1
+        home_run = rules.multipliers.banker_home_run
         doubles = 2 if rules.multipliers.scoop_doubles else 1
         #: What our scoop and the opponent's are multiplied by (docs/rules.md 8).
         self.multipliers = (
@@ -585,9 +595,6 @@ def _suit_share(codes: Sequence[int], plain: int, taken: int, strength: Sequence
 
 _POPCOUNT = [bin(bits).count("1") for bits in range(16)]
 _CHOOSE = [[1, 0, 0, 0, 0], [1, 1, 0, 0, 0], [1, 2, 1, 0, 0], [1, 3, 3, 1, 0], [1, 4, 6, 4, 1]]  # n choose k, n, k <= 4
-#: Rank group sizes by category, as the value's digits list the groups (a
-#: front's digits are fewer: the sizes are read as far as they go).
-_GROUP_SIZES = {0: (1, 1, 1, 1, 1), 1: (2, 1, 1, 1), 2: (2, 2, 1), 3: (3, 1, 1), 6: (3, 2), 7: (4, 1)}
 
 
 def _suit_shares(taken: int, strength: Sequence[int]) -> Callable[[Sequence[int], int], float]:
@@ -616,7 +623,7 @@ def _suit_shares(taken: int, strength: Sequence[int]) -> Callable[[Sequence[int]
             for code in codes:
                 suits &= free[RANK_OF[code]]
             total, below = _POPCOUNT[suits], _POPCOUNT[suits & lower[ours]]
-        elif len(codes) == 5 and (category == 0 or category == 4):  # five ranks, not all one suit
+        elif len(codes) == 5 and (category == HIGH_CARD or category == STRAIGHT):  # five ranks, not all one suit
             common, each = 15, 1
             for code in codes:
                 rank = RANK_OF[code]
@@ -628,7 +635,7 @@ def _suit_shares(taken: int, strength: Sequence[int]) -> Callable[[Sequence[int]
             total = _POPCOUNT[mine] * each - _POPCOUNT[mine & common]
             below = _POPCOUNT[low] * each - _POPCOUNT[low & common]
         else:  # rank groups: the first group's suits all below our first card
-            sizes = _GROUP_SIZES[category]
+            sizes = GROUP_SIZES[category]
             digits = [plain >> shift & 15 for shift in (16, 12, 8, 4, 0)]
             total = below = 0
             if all(_POPCOUNT[free[rank]] >= size for rank, size in zip(digits, sizes) if rank):
@@ -912,7 +919,7 @@ def _twice(plain: int, held: Mapping[int, int]) -> bool:
     if category in (STRAIGHT, STRAIGHT_FLUSH):  # from the top card down; the wheel's ace
         groups = [(14 if rank == 1 else rank, 1) for rank in range(digits[0], digits[0] - 5, -1)]
     else:
-        groups = list(zip(digits, _GROUP_SIZES.get(category, (1, 1, 1, 1, 1))))
+        groups = list(zip(digits, GROUP_SIZES.get(category, (1, 1, 1, 1, 1))))
     return all(held.get(rank, 0) >= 2 * size for rank, size in groups)
 
 

@@ -600,7 +600,7 @@ def _cut(cut: Cut, rules: RuleSet) -> str:
     owed, paid = number(cut.owed), number(cut.paid)
     if cut.kind == "cap":
         limit = number(cut.limit)
-        scope = "the session so far" if rules.money.cap_scope == "session" else "this deal"
+        scope = "the session so far" if rules.money.session_cap else "this deal"
         room = f"min({_minus(cut.limit, cut.payee_before)}, {_minus(cut.limit, -cut.payer_before)})"
         return (
             f"cut     cap {limit} on each player's net over {scope}: before this payment {cut.payee} stands at "

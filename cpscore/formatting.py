@@ -371,7 +371,7 @@ def cuts(settlement: Settlement) -> dict[int, Cut]:
     money = {total.name: total.amount for total in settlement.owners}
     standing = settlement.standing
     net: dict[str, Amount] = dict.fromkeys(money, 0)
-    if rules.money.cap_scope == "session" and standing is not None and standing.net is not None:
+    if rules.money.session_cap and standing is not None and standing.net is not None:
         net = {name: standing.net.get(name, 0) - amount for name, amount in money.items()}
     stacks: dict[str, Amount] = {}
     if standing is not None and standing.stacks is not None:
@@ -405,7 +405,7 @@ def magnitude(amount: Amount) -> Amount:
 def cut_text(cut: Cut, rules: RuleSet) -> str:
     """'Cat pays Ann 12, not 28 (cap 40: Ann at +40)', 'Cat pays Ann 30, not 31 (Cat's stack 30)'."""
     if cut.kind == "cap":
-        scope = "session cap" if rules.money.cap_scope == "session" else "cap"
+        scope = "session cap" if rules.money.session_cap else "cap"
         end = cut.limit if cut.bound == cut.payee else -cut.limit
         why = f"{scope} {number(cut.limit)}: {cut.bound} at {signed(end)}"
     else:
@@ -626,7 +626,7 @@ class Extras:
     def __init__(self, rules: RuleSet) -> None:
         self.banker = rules.banker.banks
         self.penalty = rules.rows.foul_plays
-        self.split = rules.multipliers.home_run and rules.multipliers.home_run_split == "equal"
+        self.split = rules.multipliers.equal_split
         self.cut = rules.money.cuts
         self.notes = rules.suits.suit_order is not None or rules.banker.banker_wins_ties
         self.stacks = rules.money.stacks

@@ -26,6 +26,7 @@ from cpscore.values import (
     CATEGORIES,
     CATEGORY_SHIFT,
     FLUSH,
+    GROUP_SIZES,
     HIGH_CARD,
     STEEL_WHEEL,
     STRAIGHT,
@@ -33,9 +34,6 @@ from cpscore.values import (
     WHEEL,
     encode,
 )
-
-_CATEGORY_SHIFT = CATEGORY_SHIFT
-_STRAIGHT_FLUSH = 8
 
 # One prime per rank and the suit of each card, indexed by card code.
 _PRIMES = (2, 3, 5, 7, 11, 13, 17, 19, 23, 29, 31, 37, 41)
@@ -83,8 +81,8 @@ def category(value: int) -> str:
     >>> category(evaluate_row(parse_cards("As Ks Qs Js Ts")))
     'royal-flush'
     """
-    number = value >> _CATEGORY_SHIFT
-    if number == _STRAIGHT_FLUSH and digits(value)[0] == 14:
+    number = value >> CATEGORY_SHIFT
+    if number == STRAIGHT_FLUSH and digits(value)[0] == 14:
         return "royal-flush"
     return CATEGORIES[number]
 
@@ -127,21 +125,17 @@ def rank_letters(value: int) -> str:
     >>> rank_letters(evaluate_row(parse_cards("Ah Ad Ac 7s 7d")))
     'A-A-A-7-7'
     """
-    number = value >> _CATEGORY_SHIFT
+    number = value >> CATEGORY_SHIFT
     ranks = digits(value)
     if number in (4, 8):  # a straight's one digit is its top card; the wheel's is 5
         return "-".join(_LETTER[top if top > 1 else 14] for top in range(ranks[0], ranks[0] - 5, -1))
-    sizes = _GROUP_SIZES.get(number, (1,) * len(ranks))
+    sizes = GROUP_SIZES.get(number, (1,) * len(ranks))
     return "-".join(_LETTER[rank] for rank, size in zip(ranks, sizes) for _ in range(size))
-
-
-# Group sizes by category; high cards and flushes are all ones.
-_GROUP_SIZES = {1: (2, 1, 1, 1), 2: (2, 2, 1), 3: (3, 1, 1), 6: (3, 2), 7: (4, 1)}
 
 
 def describe(value: int) -> str:
     """A player's name for a row value: 'pair of kings', 'ten-high straight'."""
-    number = value >> _CATEGORY_SHIFT
+    number = value >> CATEGORY_SHIFT
     ranks = digits(value)
     one, many = _NAMES[ranks[0]]
     if number == 0:

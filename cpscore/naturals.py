@@ -87,21 +87,19 @@ def suit_strength(card: Card, rules: RuleSet) -> int:
     return card.code // 4 * 4 + (3 - order.index(card.suit.value) if card.suit.value in order else 0)
 
 
-_PLACES: dict[tuple[str, ...], dict[str, int]] = {}
-
-
 def _places(rules: RuleSet) -> dict[str, int]:
     """Each natural's place in ``natural_rank`` (0 highest), for ties in value under
     ``natural_order = "value"``: all-high and all-low share a place when they stand
-    next to each other, as docs/rules.md 7 lists them on one line."""
-    rank = rules.naturals.natural_rank
-    found = _PLACES.get(rank)
-    if found is None:
-        found = {natural: place for place, natural in enumerate(rank)}
-        high, low = found["all-high"], found["all-low"]
-        if abs(high - low) == 1:
-            found["all-high"] = found["all-low"] = min(high, low)
-        _PLACES[rank] = found
+    next to each other, as docs/rules.md 7 lists them on one line.  Made once per
+    rule set value (:meth:`RuleSet.derived`)."""
+    return rules.derived(_places_of)
+
+
+def _places_of(rules: RuleSet) -> dict[str, int]:
+    found = {natural: place for place, natural in enumerate(rules.naturals.natural_rank)}
+    high, low = found["all-high"], found["all-low"]
+    if abs(high - low) == 1:
+        found["all-high"] = found["all-low"] = min(high, low)
     return found
 
 
@@ -148,24 +146,19 @@ def claims(cards: Sequence[Card], rules: RuleSet) -> list[str]:
     ]
 
 
-_ORDERS: dict[tuple[object, ...], list[str]] = {}
-
-
 def _claim_order(rules: RuleSet) -> list[str]:
     """Enabled naturals in the order a hand claims them: most valuable first, in
     equal value by ``natural_rank`` (``natural_order = "value"``), or in the order
-    of ``natural_rank`` (``"rank"``)."""
+    of ``natural_rank`` (``"rank"``).  Made once per rule set value."""
+    return rules.derived(_claim_order_of)
+
+
+def _claim_order_of(rules: RuleSet) -> list[str]:
     enabled = rules.naturals.units
-    key = (tuple(enabled.items()), rules.naturals.natural_rank, rules.naturals.natural_order)
-    found = _ORDERS.get(key)
-    if found is None:
-        places = _places(rules)
-        if rules.naturals.natural_order == "rank":
-            found = sorted(enabled, key=lambda natural: rules.naturals.natural_rank.index(natural))
-        else:
-            found = sorted(enabled, key=lambda natural: (-enabled[natural], places[natural]))
-        _ORDERS[key] = found
-    return found
+    if rules.naturals.natural_order == "rank":
+        return sorted(enabled, key=lambda natural: rules.naturals.natural_rank.index(natural))
+    places = _places(rules)
+    return sorted(enabled, key=lambda natural: (-enabled[natural], places[natural]))
 
 
 # The registry -------------------------------------------------------------------------

@@ -34,6 +34,7 @@ from collections.abc import Callable, Iterable, Mapping
 from enum import StrEnum  # the enum module is loaded at start-up anyway (re uses it)
 from types import MappingProxyType
 from typing import TypeVar
+from weakref import WeakValueDictionary  # loaded at start-up anyway
 
 from cpscore.amounts import Amount, AmountError, exact
 from cpscore.errors import CpscoreError, RulesError, nearest, shown
@@ -338,8 +339,8 @@ def _surrender(value: object) -> object:
     """As :func:`_units_or_off`; a preset's fraction (a float: rule files read
     decimals) is checked and kept as it is (:attr:`Methods.surrender`), so that
     a run with no surrender needs no decimal arithmetic at all (start-up)."""
-    if isinstance(value, float) and value >= 0 and value * 100 == int(value * 100):
-        return value
+    if isinstance(value, float) and 0 <= value < 1e15 and (value * 4).is_integer():
+        return value  # a quarter is exact in binary: the float hashes and compares as the exact amount
     return _units_or_off(value)
 
 
@@ -547,6 +548,11 @@ def _rebuild(kind: type[Section], values: dict[str, object]) -> Section:
     return kind(**values)
 
 
+def _default(section: Section, name: str) -> object:
+    """The default of the setting ``name`` of ``section``."""
+    return next(setting.default for setting in section.SETTINGS if setting.name == name)
+
+
 def _names(settings: tuple[Setting, ...]) -> tuple[str, ...]:
     return tuple(setting.name for setting in settings)
 
@@ -709,9 +715,19 @@ class Multipliers(Section):
 
     def _check(self) -> None:
         if not self.home_run:
-            for name, default in (("home_run_min_opponents", 3), ("home_run_split", "pair")):
-                if getattr(self, name) != default:
+            for name in ("home_run_min_opponents", "home_run_split"):
+                if getattr(self, name) != _default(self, name):
                     raise self._error(name, "has no effect without home_run = true")
+
+    @property
+    def equal_split(self) -> bool:
+        """Whether a home run is shared out equally (``home_run_split = "equal"``)."""
+        return self.home_run_split == "equal"
+
+    @property
+    def banker_home_run(self) -> bool:
+        """Whether a home run needs only one opponent: at a banker's table, only the banker makes one."""
+        return self.home_run and self.home_run_min_opponents == 1
 
 
 class Banker(Section):
@@ -799,6 +815,11 @@ class Money(Section):
         return self.cap is not None or bool(self.table_stakes)
 
     @property
+    def session_cap(self) -> bool:
+        """Whether a cap counts a player's money over the whole session."""
+        return self.cap is not None and self.cap_scope == "session"
+
+    @property
     def stacks(self) -> bool:
         """Whether players play from stacks (table stakes)."""
         return bool(self.table_stakes)
@@ -828,7 +849,7 @@ class Ofc(Section):
     fantasyland_cards: int
 
     def _check(self) -> None:
-        if self.fantasyland_cards != 13 and self.fantasyland != "standard":
+        if self.fantasyland_cards != _default(self, "fantasyland_cards") and self.fantasyland != "standard":
             raise self._error("fantasyland_cards", 'has no effect unless fantasyland = "standard"')
 
     @property
@@ -912,7 +933,7 @@ class RuleSet(Record):
     error when it is made, whoever makes it (:class:`SettingError`, keyed as a
     rule file writes the setting)."""
 
-    __slots__ = ("id", "summary", "preset", *SECTIONS, "_hash", "_derived")
+    __slots__ = ("id", "summary", "preset", *SECTIONS, "_hash", "_derived", "__weakref__")
     _args = ("id", "summary", "preset", *SECTIONS)
     id: str
     summary: str
@@ -946,7 +967,12 @@ class RuleSet(Record):
         if sections:
             raise _unknown(next(iter(sections)), self._args)
         set_(self, "_hash", None)
-        set_(self, "_derived", {})
+        # Equal rule sets share what is derived of them while any of them lives.
+        whole = (self.id, self.summary, self.preset, *(getattr(self, name) for name in SECTIONS))
+        same = _LIVING.get(whole)
+        if same is None:
+            _LIVING[whole] = self
+        set_(self, "_derived", {} if same is None else same._derived)
         self._check()
 
     def _check(self) -> None:
@@ -979,25 +1005,23 @@ class RuleSet(Record):
 
     def derived(self, build: Callable[[RuleSet], T]) -> T:
         """What ``build`` makes of this rule set (a plan, a table), made once per
-        rule set value: kept with the rule set, and shared by rule sets equal to
-        it (the last few).  ``build`` must depend on nothing but the rule set."""
+        rule set value: kept with the rule set and shared by every rule set equal
+        to it, for as long as one of them lives (no bound, no eviction; two
+        threads may both build it once).  ``build`` must depend on nothing but
+        the rule set."""
         cache = self._derived
         found = cache.get(build)
         if found is None:
-            key = (build, self)
-            found = _SHARED.get(key)
-            if found is None:
-                found = build(self)
-                if len(_SHARED) >= _SHARED_KEPT:
-                    del _SHARED[next(iter(_SHARED))]  # the oldest
-                _SHARED[key] = found
-            cache[build] = found
+            found = cache[build] = build(self)
         return found  # type: ignore[return-value]  # build(self) made it
 
     def with_settings(self, **changes: object) -> RuleSet:
         """The same rule set with some settings changed, by name (``cap=5``):
         each goes to its section, and the result is checked as any rule set is."""
         by_section: dict[str, dict[str, object]] = {}
+        for name, (other, value) in _DEPENDS_ON.items():  # as a rule file's change: a moot setting goes back
+            if name not in changes and other in changes and changes[other] != value:
+                changes[name] = _setting_default(name)
         for name, value in changes.items():
             if name in ("id", "summary", "preset"):
                 by_section.setdefault("", {})[name] = value
@@ -1035,8 +1059,8 @@ class RuleSet(Record):
         return data
 
 
-_SHARED: dict[tuple[object, RuleSet], object] = {}
-_SHARED_KEPT = 64
+#: The rule sets alive, by value: a new one equal to one of them shares its derived values.
+_LIVING: WeakValueDictionary[tuple[object, ...], RuleSet] = WeakValueDictionary()
 
 
 def _rebuild_rules(values: dict[str, object]) -> RuleSet:
@@ -1121,17 +1145,22 @@ def get_rules(name: str) -> RuleSet:
     """The preset called ``name``: its parent's settings with its changes laid over them."""
     found = _CACHE.get(name)
     if found is None:
-        from cpscore._presets import PRESETS
-
-        if name not in PRESETS:
-            raise RulesError(
-                f"unknown rule set {shown(name)}: choose one of {', '.join(PRESETS)}, or give a rule file (.toml)"
-            )
-        changes: dict[str, object] = dict(PRESETS[name])  # type: ignore[call-overload]
-        parent = changes.pop("parent", None)
-        base = get_rules(parent) if isinstance(parent, str) else None
-        found = _CACHE[name] = from_settings(changed_settings(base, changes), f"preset {name}")
+        found = _CACHE[name] = from_settings(_preset_settings(name), f"preset {name}")
     return found
+
+
+def _preset_settings(name: str) -> dict[str, object]:
+    """A preset's settings as data: its parents' changes, root first, with its
+    own laid over them (no rule set is made on the way: start-up)."""
+    from cpscore._presets import PRESETS
+
+    if name not in PRESETS:
+        raise RulesError(
+            f"unknown rule set {shown(name)}: choose one of {', '.join(PRESETS)}, or give a rule file (.toml)"
+        )
+    changes: dict[str, object] = dict(PRESETS[name])  # type: ignore[call-overload]
+    parent = changes.pop("parent", None)
+    return changed_settings(_preset_settings(parent) if isinstance(parent, str) else None, changes)
 
 
 def _merge(base: Mapping[str, object], overrides: Mapping[str, object], path: str = "") -> dict[str, object]:
@@ -1160,13 +1189,15 @@ _DEPENDS_ON: Mapping[str, tuple[str, object]] = MappingProxyType(
 )
 
 
-def changed_settings(base: RuleSet | None, changes: Mapping[str, object]) -> dict[str, object]:
-    """The settings of ``base`` (none: every default) with ``changes`` laid over
-    them as a rule file's (:func:`_merge`); a setting the changes leave alone
-    that would then have no effect goes back to its default (``_DEPENDS_ON``)."""
-    settings = _merge(base.settings(), changes) if base is not None else dict(changes)
+def changed_settings(base: RuleSet | Mapping[str, object] | None, changes: Mapping[str, object]) -> dict[str, object]:
+    """The settings of ``base`` (a rule set, settings as data, or none: every
+    default) with ``changes`` laid over them as a rule file's (:func:`_merge`);
+    a setting the changes leave alone that would then have no effect goes
+    back to its default (``_DEPENDS_ON``)."""
+    below = base.settings() if isinstance(base, RuleSet) else base if base is not None else {}
+    settings = _merge(below, changes)
     for key, (other, value) in _DEPENDS_ON.items():
-        if key not in changes and key in settings and settings.get(other) != value:
+        if key not in changes and key in settings and settings.get(other, _setting_default(other)) != value:
             settings[key] = _setting_default(key)
     return settings
 

@@ -43,7 +43,7 @@ from cpscore.hands import (
 from cpscore.naturals import Facts, Natural, compare, detect, screen
 from cpscore.records import Record
 from cpscore.rules import METHOD_BONUSES, RoyaltyTable, RuleSet
-from cpscore.values import CATEGORY_SHIFT, FULL_HOUSE, QUADS, STEEL_WHEEL, TRIPS, WHEEL
+from cpscore.values import CATEGORY_SHIFT, FULL_HOUSE, PAIR, QUADS, STEEL_WHEEL, TRIPS, WHEEL
 
 TWO_OF_SPADES = card_code(2, 3)  # the card the spade bonus looks for (suit 3: spades)
 
@@ -555,9 +555,9 @@ def fantasyland(core: Core | None, rules: RuleSet, playing: bool, repeat: bool =
     if playing:
         stays = stays_in_fantasyland(*core.plains)
         return Fantasyland(True, stays, (14 if progressive else rules.ofc.fantasyland_cards) if stays else None)
-    if front == 3:
+    if front == TRIPS:
         return Fantasyland(False, True, 17 if progressive else rules.ofc.fantasyland_cards)
-    if front == 1 and digits(core.plains[0])[0] >= 12:  # a pair of queens or better
+    if front == PAIR and digits(core.plains[0])[0] >= 12:  # a pair of queens or better
         pair = digits(core.plains[0])[0]
         return Fantasyland(False, True, _FRONT_QUALIFIES[pair] if progressive else rules.ofc.fantasyland_cards)
     return Fantasyland(False, False, None)
@@ -697,7 +697,7 @@ class Standing(Record):
 
 class PairOutcome(tuple):
     """One settled pair as :func:`kernel` makes it, from seat ``i``'s side: a
-    tuple (cheap to make, and kept as it is in a session's spool) whose fields
+    tuple (cheap to make; a session's spool keeps it as a plain tuple) whose fields
     are read by name, never by position.  :class:`PairResult` is the same
     with the players' names for the seat indexes."""
 
@@ -899,7 +899,7 @@ def kernel(
         minimum = rules.multipliers.home_run_min_opponents
         for index in range(count) if bank is None else (bank,):  # only the banker has a home run
             home_run[index] = scoops_everyone(index, settling, played, minimum)
-    equal = rules.multipliers.home_run_split == "equal"
+    equal = rules.multipliers.equal_split
     model = _model(rules)
     by_rows, with_royalties = model.by_rows, model.paid
     units: list[Amount] = [0] * count
@@ -1043,7 +1043,7 @@ def _cut(pairs: list[list[Any]], owners: list[str], rules: RuleSet, standing: St
     cap = rules.money.cap
     players = dict.fromkeys(owners)
     net: dict[str, Amount] = {player: 0 for player in players}
-    if cap is not None and rules.money.cap_scope == "session" and standing is not None and standing.net is not None:
+    if rules.money.session_cap and standing is not None and standing.net is not None:
         net.update({player: standing.net.get(player, 0) for player in players})
     stacks: dict[str, Amount] | None = None
     if rules.money.stacks:
@@ -1082,7 +1082,7 @@ def _cut(pairs: list[list[Any]], owners: list[str], rules: RuleSet, standing: St
         pair[_AMOUNT], pair[_CUT] = (paid if owed > 0 else -paid), cut
     carried = dict(standing.net) if standing is not None and standing.net is not None else {}
     carried.update(net)
-    return Standing(carried if cap is not None and rules.money.cap_scope == "session" else None, stacks)
+    return Standing(carried if rules.money.session_cap else None, stacks)
 
 
 def _surrender_units(a: Seat, b: Seat, core_a: Core | None, core_b: Core | None, rules: RuleSet) -> Amount:

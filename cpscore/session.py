@@ -880,7 +880,7 @@ class Ledger:
     def _standing(self, deal: Deal) -> Standing | None:
         """What the deal's cuts start from: the players' stacks (a new player
         brings the buy-in) and, with a cap over the session, their net so far."""
-        if self.buy_in is None and not (self.rules.money.cap is not None and self.rules.money.cap_scope == "session"):
+        if self.buy_in is None and not self.rules.money.session_cap:
             return None
         stacks = None
         if self.buy_in is not None:

@@ -23,6 +23,17 @@ CATEGORIES = (
     "quads",
     "straight-flush",
 )
+#: Rank group sizes by category, as a value's digits list the groups (a front's
+#: digits are fewer: the sizes are read as far as they go); straights and
+#: flushes are not grouped.
+GROUP_SIZES = {
+    HIGH_CARD: (1, 1, 1, 1, 1),
+    PAIR: (2, 1, 1, 1),
+    TWO_PAIR: (2, 2, 1),
+    TRIPS: (3, 1, 1),
+    FULL_HOUSE: (3, 2),
+    QUADS: (4, 1),
+}
 #: Every category id a row is reported as, weakest first: an ace-high straight
 #: flush is reported as ``royal-flush``.
 CATEGORY_IDS = (*CATEGORIES, "royal-flush")

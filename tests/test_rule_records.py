@@ -303,3 +303,44 @@ def test_kernel_pairs_are_pair_outcomes():
     (pair,) = kernel(deal.seats, rules).pairs
     assert isinstance(pair, PairOutcome) and (pair.i, pair.j, pair.decided_by, pair.rows) == (0, 1, "rows", (1, -1, 1))
     assert NATURALS  # the registry the naturals section checks against
+
+
+@pytest.mark.parametrize("preset", ["1-6", "ofc", "taiwanese", "pineapple-ru", "capsa"])
+def test_a_preset_is_made_without_decimal_arithmetic(preset):
+    """A child preset is resolved from its parents' data, not from their rule
+    sets (which would make their surrender exact): start-up stays small."""
+    import subprocess
+    import sys
+
+    code = f"import sys; from cpscore.rules import get_rules\nget_rules({preset!r})\nprint('decimal' in sys.modules)"
+    result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert result.stdout.strip() == "False"
+
+
+def test_a_float_surrender_is_kept_only_when_it_is_exact():
+    from decimal import Decimal
+
+    assert Methods(surrender=0.1).surrender == Decimal("0.1")
+    assert hash(Methods(surrender=0.1)) == hash(Methods(surrender=Decimal("0.1")))
+    with pytest.raises(SettingError, match="surrender: "):
+        Methods(surrender=float("inf"))
+    with pytest.raises(SettingError, match="surrender: "):
+        Methods(surrender=1e20)
+
+
+def test_equal_rule_sets_share_what_is_derived_while_one_lives():
+    import gc
+
+    made = []
+
+    def build(rules):
+        made.append(1)
+        return object()
+
+    first = get_rules("ofc").with_settings(cap=7)
+    second = get_rules("ofc").with_settings(cap=7)
+    assert first.derived(build) is second.derived(build) and made == [1]
+    del first, second
+    gc.collect()
+    get_rules("ofc").with_settings(cap=7).derived(build)
+    assert made == [1, 1]  # none lived: made again, nothing was kept for it

@@ -123,7 +123,7 @@ def score(
             style,
             colour=use_colour(fmt),
             # A cap or a stack can cut what is paid: the money is then not the units.
-            show_money=stake is not None or bool(pair_stakes) or rules.money.cap is not None or rules.money.stacks,
+            show_money=stake is not None or bool(pair_stakes) or rules.money.cuts,
             pair_stakes_given=bool(pair_stakes),
         )
         if explain:
