@@ -965,7 +965,10 @@ class RuleSet(Record):
                 raise SettingError(f"{shown(section)} is not a {kind.__name__} section", name)
             set_(self, name, section)
         if sections:
-            raise _unknown(next(iter(sections)), self._args)
+            name = next(iter(sections))
+            if name in OWNERS:  # a setting, given where a section goes
+                raise SettingError(f"a setting of the {OWNERS[name]} section: use with_settings({name}=...)", name)
+            raise _unknown(name, self._args)
         set_(self, "_hash", None)
         # Equal rule sets share what is derived of them while any of them lives.
         whole = (self.id, self.summary, self.preset, *(getattr(self, name) for name in SECTIONS))

@@ -106,6 +106,10 @@ def test_choices_are_enums_whose_values_are_the_rule_files_words():
         (lambda: get_rules("ofc").with_settings(table={"front": {"QQQQ": 1}}), "royalties.front.QQQQ: unknown"),
         (lambda: get_rules("ofc").with_settings(units={"dragons": 13}), "naturals.dragons: unknown setting"),
         (lambda: RuleSet(id="x", methods=Money()), "methods: Money("),
+        (
+            lambda: get_rules("2-4")._replace(method="1-6"),
+            "method: a setting of the methods section: use with_settings",
+        ),
         (lambda: RuleSet(id=3), "id: 3 is not a string"),
     ],
     ids=[
@@ -126,6 +130,7 @@ def test_choices_are_enums_whose_values_are_the_rule_files_words():
         "table-key",
         "natural",
         "section-type",
+        "setting-for-a-section",
         "id-type",
     ],
 )
