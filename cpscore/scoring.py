@@ -336,6 +336,15 @@ class _Model:
         "spade_row",
         "broken",
         "paid",
+        "naturals",
+        "banks",
+        "foul_plays",
+        "ties_to_bank",
+        "suits",
+        "home_run",
+        "equal",
+        "cuts",
+        "fantasyland",
     )
 
     def __init__(self, rules: RuleSet) -> None:
@@ -360,6 +369,17 @@ class _Model:
         self.spade_row = royalties.spade_bonus == "row"
         self.broken = royalties.broken_royalties
         self.paid = royalties.paid  # any royalty is paid
+        # What the kernel asks of the rules on every deal, asked once.
+        self.naturals = bool(rules.naturals.units)
+        self.banks = rules.banker.banks
+        self.foul_plays = rules.rows.foul_plays
+        self.ties_to_bank = rules.banker.banker_wins_ties
+        self.suits = rules.suits.suit_order is not None
+        multipliers = rules.multipliers
+        self.home_run = multipliers.home_run_min_opponents if multipliers.home_run else 0  # 0: none
+        self.equal = multipliers.equal_split
+        self.cuts = rules.money.cuts
+        self.fantasyland = rules.ofc.played
 
 
 def _model(rules: RuleSet) -> _Model:
@@ -850,7 +870,8 @@ def kernel(
         raise DealError(f"{name} surrenders, but the {rules.id} rules have no surrender")
     naturals: list[Natural | None] = [None] * count
     cores: list[Core | None] = [None] * count
-    enabled = bool(rules.naturals.units)
+    model = _model(rules)
+    enabled = model.naturals
     for index, seat in enumerate(seats):
         if seat.surrendered:
             continue
@@ -877,16 +898,16 @@ def kernel(
             continue
         cores[index] = core
     owners = [seat.owner for seat in seats]
-    bank = banker_of(seats, rules, banker) if rules.banker.banks or banker is not None else None
+    bank = banker_of(seats, rules, banker) if model.banks or banker is not None else None
     if len(set(owners)) == count and bank is None:  # the common case: every pair of hands plays
         settling = _ALL_PAIRS.get(count) or pairs_of(seats, rules)
     else:
         settling = pairs_of(seats, rules, bank)
-    foul_plays, ties_to_bank = rules.rows.foul_plays, rules.banker.banker_wins_ties
+    foul_plays, ties_to_bank = model.foul_plays, model.ties_to_bank
     # Pairs whose rows are played, and who scooped whom (for the multipliers).
     played: dict[tuple[int, int], tuple[int, int, int]] = {}
     notes: dict[tuple[int, int], tuple[str, str, str]] = {}
-    suits = rules.suits.suit_order is not None
+    suits = model.suits
     for i, j in settling:
         core_a, core_b = cores[i], cores[j]
         if core_a is not None and core_b is not None:
@@ -895,12 +916,11 @@ def kernel(
                 rows, notes[i, j] = _row_notes(core_a, core_b, rows, suits, bank if ties_to_bank else None, i)
             played[i, j] = rows
     home_run = [False] * count
-    if rules.multipliers.home_run:
-        minimum = rules.multipliers.home_run_min_opponents
+    minimum = model.home_run
+    if minimum:
         for index in range(count) if bank is None else (bank,):  # only the banker has a home run
             home_run[index] = scoops_everyone(index, settling, played, minimum)
-    equal = rules.multipliers.equal_split
-    model = _model(rules)
+    equal = model.equal
     by_rows, with_royalties = model.by_rows, model.paid
     units: list[Amount] = [0] * count
     money: list[Amount] = [0] * count
@@ -951,11 +971,12 @@ def kernel(
         units[j] -= amount
         money[i] += paid
         money[j] -= paid
-    if (equal and any(home_run)) or rules.money.cuts:  # docs/rules.md 8, 12
+    cuts = model.cuts
+    if (equal and any(home_run)) or cuts:  # docs/rules.md 8, 12
         changed = [list(pair) for pair in pairs]
         if equal and any(home_run):
             _split_equally(changed, home_run)
-        if rules.money.cuts:
+        if cuts:
             standing = _cut(changed, owners, rules, standing)
         pairs = [PairOutcome(pair) for pair in changed]
         units, money = [0] * count, [0] * count
@@ -966,7 +987,7 @@ def kernel(
             money[i] += paid
             money[j] -= paid
     fantasylands: list[Fantasyland | None] = [None] * count
-    if rules.ofc.played:
+    if model.fantasyland:
         fantasylands = [
             fantasyland(core, rules, seat.fantasyland, seat.name in repeats) for seat, core in zip(seats, cores)
         ]
