@@ -319,7 +319,7 @@ def refusal(rules: RuleSet) -> str | None:
             " arrange under a rule file with low_middle = false"
         )
     royalties = rules.royalties
-    if royalties.max_per_hand and (royalties.paid):
+    if royalties.max_per_hand and royalties.paid:
         return (
             f"the arranger does not model max_per_hand = {royalties.max_per_hand} (rules {rules.id}): it counts"
             " every royalty a hand holds; arrange under a rule file with max_per_hand = 0"
@@ -412,7 +412,7 @@ class _Model:
             doubles * (2 if home_run and banker is not True else 1),
         )
         self.value = _value_function(rules.methods.method, self.opponent_holder, self.multipliers)
-        two, three = METHOD_BONUSES[rules.methods.method]
+        two, three = rules.methods.bonuses
         units = _scoop_units(rules.methods.method)
         self._pair = float(two)  # the bonus for two rows won
         # All three won (two rows won three ways, less the overlap), with the scoop's units again.
