@@ -291,7 +291,7 @@ def parse_hand(text: str, player: str | None = None) -> Hand:
 
 def parse_hand_or_cards(text: str, player: str | None = None) -> Hand | tuple[Card, ...]:
     """A set hand, or the 13 cards of an unset hand (no ``/``: docs/rules.md 1)."""
-    quick = _plain_hand(text)
+    quick = plain_hand(text)
     if quick is not None:
         return quick
     where = _where(player)
@@ -331,7 +331,7 @@ def parse_hand_or_cards(text: str, player: str | None = None) -> Hand | tuple[Ca
     return hand
 
 
-def _plain_hand(text: str) -> Hand | None:
+def plain_hand(text: str) -> Hand | None:
     """A hand written the plain way (``Ks Kd 4c / ...``: tokens between spaces,
     rows 3 / 5 / 5 or 5 / 5 / 3, no card twice), read with dictionary lookups
     alone; None for anything else, which :func:`parse_hand_or_cards` reads
@@ -341,11 +341,17 @@ def _plain_hand(text: str) -> Hand | None:
     code = CODES.__getitem__
     tokens = text.split()
     if len(tokens) == 15 and tokens[3] == tokens[9] == "/":  # front / middle / back, spaced
+        del tokens[9], tokens[3]
         try:
-            codes = tuple(map(code, tokens[:3] + tokens[4:9] + tokens[10:]))
+            codes = tuple(map(code, tokens))
         except KeyError:
             return None
-        return hand_of(codes) if len(set(codes)) == 13 else None
+        if len(set(codes)) != 13:
+            return None
+        hand = Hand.__new__(Hand)
+        hand.codes = codes
+        hand._rows = None
+        return hand
     parts = text.split("/")
     if len(parts) != 3:
         return None

@@ -20,7 +20,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from cpscore.cards import ROW_NAMES, Card, Hand, parse_hand_or_cards
+from cpscore.cards import ROW_NAMES, Card, Hand, parse_hand_or_cards, plain_hand
 from cpscore.errors import CardError, DealError, shown
 from cpscore.records import Record
 from cpscore.rules import RuleSet
@@ -33,12 +33,19 @@ MIN_PLAYERS = 2
 class Entry(Record):
     """One unparsed ``name, hand`` pair and where it was written."""
 
-    __slots__ = ("name", "text", "where")
+    __slots__ = ("name", "text", "_where", "_line")
+    _args = ("name", "text", "where")
 
     def __init__(self, name: str, text: str, where: str) -> None:
         self.name = name
         self.text = text
-        self.where = where  # "deal.txt, line 3", or "" for a command-line argument
+        self._where = where
+        self._line = 0  # with a line number, _where is the file: the place is worded when asked for
+
+    @property
+    def where(self) -> str:
+        """``"deal.txt, line 3"``, or ``""`` for a command-line argument."""
+        return f"{self._where}, line {self._line}" if self._line else self._where
 
 
 class Seat(Record):
@@ -260,6 +267,18 @@ def entry_from_line(line: str, where: str) -> Entry:
     return Entry(check_name(name, where), hand, where)
 
 
+def entry_at(line: str, source: str, number: int) -> Entry:
+    """:func:`entry_from_line` for line ``number`` of ``source``, its place
+    worded only when an error or a view asks for it (a session reads many)."""
+    name, colon, hand = line.partition(":")
+    checked = _CHECKED.get(name)
+    if checked is None or not colon:  # a name not met before, or no colon: the long way
+        return entry_from_line(line, f"{source}, line {number}")
+    entry = Entry(checked, hand, source)
+    entry._line = number
+    return entry
+
+
 def only_cards(text: str) -> bool:
     """Whether a hand's text surely holds cards and nothing else: no ``;``
     before a marker, no marker on its own (the shortest is 5 letters, a hand
@@ -375,6 +394,32 @@ def _seats_one_by_one(entries: list[Entry], flags: dict[str, set[str]], rules: R
     return seats
 
 
+def _plain_deal(entries: list[Entry], max_players: int) -> Deal | None:
+    """The deal when it is written the plain way (the common case): hands of
+    cards alone (:func:`cpscore.cards.plain_hand`), no marker, no
+    ``OWNER[LABEL]``, names distinct in every spelling, no card twice, a
+    player count the rules allow.  None for anything else, which
+    :func:`build_deal` reads the long way (and words the error for)."""
+    if not MIN_PLAYERS <= len(entries) <= max_players:
+        return None
+    seats = []
+    held: set[int] = set()
+    keys = set()
+    for entry in entries:
+        name, text = entry.name, entry.text
+        if ";" in text or "[" in name or "]" in name:
+            return None
+        hand = plain_hand(text)
+        if hand is None:
+            return None
+        held.update(hand.codes)
+        keys.add(name_key(name))
+        seats.append(Seat(name, name, hand, None, False, False, False))
+    if len(held) != 13 * len(seats) or len(keys) != len(seats):
+        return None
+    return Deal(tuple(seats))
+
+
 def build_deal(
     entries: Iterable[Entry],
     rules: RuleSet | None = None,
@@ -391,6 +436,10 @@ def build_deal(
     command line; each must hold a hand in the deal, written exactly (a player
     who surrenders without cards is seated as ``NAME: surrender``)."""
     entries = list(entries)
+    if not (surrender or waive or fantasyland):
+        plain = _plain_deal(entries, rules.methods.max_players if rules else 4)
+        if plain is not None:
+            return plain
     names = [entry.name for entry in entries]
     hints = {"surrender": "; to seat a player who surrenders without cards, write NAME=surrender"}
     flags = {

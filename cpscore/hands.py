@@ -58,6 +58,21 @@ _TO_STRAIGHT_FLUSH = (STRAIGHT_FLUSH - STRAIGHT) << CATEGORY_SHIFT
 _LOWEST_STRAIGHT = STRAIGHT << CATEGORY_SHIFT
 
 
+def evaluate_hand(codes: Sequence[int]) -> tuple[int, int, int]:
+    """The values of a set hand's front, middle and back, given its 13 card
+    codes front first: :func:`evaluate3` and :func:`evaluate5` of its rows in
+    one call (what settling a deal does four times a deal)."""
+    a, b, c, d, e, f, g, h, i, j, k, l, m = codes  # noqa: E741
+    front = _THREE[PRIME[a] * PRIME[b] * PRIME[c]]
+    middle = _FIVE[PRIME[d] * PRIME[e] * PRIME[f] * PRIME[g] * PRIME[h]]
+    if SUIT[d] == SUIT[e] == SUIT[f] == SUIT[g] == SUIT[h]:  # as evaluate5
+        middle += _TO_STRAIGHT_FLUSH if middle >= _LOWEST_STRAIGHT else _TO_FLUSH
+    back = _FIVE[PRIME[i] * PRIME[j] * PRIME[k] * PRIME[l] * PRIME[m]]
+    if SUIT[i] == SUIT[j] == SUIT[k] == SUIT[l] == SUIT[m]:
+        back += _TO_STRAIGHT_FLUSH if back >= _LOWEST_STRAIGHT else _TO_FLUSH
+    return front, middle, back
+
+
 def evaluate3(codes: Sequence[int]) -> int:
     """The value of a three-card row given as three card codes."""
     a, b, c = codes

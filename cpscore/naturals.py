@@ -191,22 +191,48 @@ class Kind(Record):
 
 
 class Facts:
-    """What the screens read of 13 cards, counted once: the ranks, how many
-    distinct, the lowest and highest, the codes, and for a set hand its rows' categories and its
-    front's codes (None for an unset hand)."""
+    """What the screens read of 13 cards, each counted on first use: the
+    ranks, the set of ranks, how many distinct, the lowest and highest, the
+    codes, and for a set hand its rows' categories and its front's codes
+    (None for an unset hand)."""
 
-    __slots__ = ("codes", "ranks", "distinct", "low", "high", "categories", "front", "_counts")
+    __slots__ = ("codes", "categories", "front", "_seen", "_ranks", "_counts")
 
     def __init__(
         self, codes: Sequence[int], categories: tuple[int, int] | None = None, front: Sequence[int] = ()
     ) -> None:
         self.codes = codes
-        self.ranks = ranks = [RANK_OF[code] for code in codes]
-        self.distinct = len(set(ranks))
-        self.low, self.high = min(ranks), max(ranks)
         self.categories = categories  # middle and back categories of a set hand
         self.front = front
+        self._seen: set[int] | None = None
+        self._ranks: list[int] | None = None
         self._counts: Counter[int] | None = None
+
+    @property
+    def seen(self) -> set[int]:
+        """The ranks the cards hold, each once."""
+        seen = self._seen
+        if seen is None:
+            seen = self._seen = set(map(RANK_OF.__getitem__, self.codes))
+        return seen
+
+    @property
+    def ranks(self) -> list[int]:
+        if self._ranks is None:
+            self._ranks = list(map(RANK_OF.__getitem__, self.codes))
+        return self._ranks
+
+    @property
+    def distinct(self) -> int:
+        return len(self.seen)
+
+    @property
+    def low(self) -> int:
+        return min(self.seen)
+
+    @property
+    def high(self) -> int:
+        return max(self.seen)
 
     @property
     def counts(self) -> Counter[int]:
@@ -318,20 +344,27 @@ def _twelve_one_colour(facts: Facts) -> bool:
     return reds <= len(facts.codes) - 12 or reds >= 12
 
 
-def _row_screen(kinds: tuple[int, ...], suited_front: bool) -> Callable[[Facts], bool]:
+class RowScreen:
     """A row-based natural's screen: a set hand's middle and back must already
     be rows of the kind (and for flushes its front one suit); an unset hand
     goes to the claim, which tests suit and rank counts first."""
 
-    def screen(facts: Facts) -> bool:
+    __slots__ = ("kinds", "suited_front")
+
+    def __init__(self, kinds: tuple[int, ...], suited_front: bool) -> None:
+        self.kinds = kinds
+        self.suited_front = suited_front
+
+    def __call__(self, facts: Facts) -> bool:
         if facts.categories is None:
             return True
-        middle, back = facts.categories
-        if middle not in kinds or back not in kinds:
-            return False
-        return not suited_front or len({SUIT_OF[code] for code in facts.front}) == 1
+        return self.rows(*facts.categories, facts.front)
 
-    return screen
+    def rows(self, middle: int, back: int, front: Sequence[int]) -> bool:
+        """The screen of a set hand whose middle and back are of these categories."""
+        if middle not in self.kinds or back not in self.kinds:
+            return False
+        return not self.suited_front or SUIT_OF[front[0]] == SUIT_OF[front[1]] == SUIT_OF[front[2]]
 
 
 def _row_claim(kind: str) -> Callable[[Sequence[Card], Facts, Hand | None, RuleSet], Any]:
@@ -359,7 +392,7 @@ def _registry() -> dict[str, Kind]:
         Kind(
             "three-straight-flushes",
             "three rows that are straight flushes",
-            _row_screen((STRAIGHT_FLUSH,), True),
+            RowScreen((STRAIGHT_FLUSH,), True),
             _row_claim("straight-flush"),
         ),
         Kind("three-quads", "three fours of a kind", Bound("distinct", "<=", 4), _made(_three_quads)),
@@ -385,13 +418,13 @@ def _registry() -> dict[str, Kind]:
         Kind(
             "three-straights",
             "three rows that are straights",
-            _row_screen((STRAIGHT, STRAIGHT_FLUSH), False),
+            RowScreen((STRAIGHT, STRAIGHT_FLUSH), False),
             _row_claim("straight"),
         ),
         Kind(
             "three-flushes",
             "three rows that are flushes",
-            _row_screen((FLUSH, STRAIGHT_FLUSH), True),
+            RowScreen((FLUSH, STRAIGHT_FLUSH), True),
             _row_claim("flush"),
         ),
         _decided("no-broadway", "no jack, queen or king (aces allowed)", lambda f: not set(f.ranks) & {11, 12, 13}),
@@ -412,46 +445,66 @@ def label(natural_id: str) -> str:
 
 def screen(rules: RuleSet, facts: Facts) -> bool:
     """False only when the hand surely makes none of the naturals ``rules`` play."""
-    for test in _screens(rules):
-        if test(facts):
-            return True
-    return False
+    return screen_of(rules)(facts.codes, facts.categories, facts.front)
 
 
-def _screens(rules: RuleSet) -> tuple[Callable[[Facts], bool], ...]:
-    """The screens of the naturals a rule set plays, worked out once per rule
-    set value (:meth:`RuleSet.derived`): bounds on one count merged into the
-    weakest, each screen once."""
-    return rules.derived(_screens_of)
+def screen_of(rules: RuleSet) -> Callable[[Sequence[int], tuple[int, int] | None, Sequence[int]], bool]:
+    """The one screen of the naturals a rule set plays (:func:`screen`), made
+    once per rule set value (:meth:`RuleSet.derived`), as a function of a
+    hand's 13 codes, its middle's and back's categories (None for an unset
+    hand) and its front's codes: the row screens first, then the bounds on
+    the number of distinct ranks, the lowest and the highest merged into one
+    test each (of ``distinct <= 4`` and ``distinct <= 7`` only the weaker),
+    then the other screens on the hand's :class:`Facts`, each once."""
+    return rules.derived(_screen_of)
 
 
-def _screens_of(rules: RuleSet) -> tuple[Callable[[Facts], bool], ...]:
-    bounds: dict[tuple[str, str], Bound] = {}
+def _screen_of(rules: RuleSet) -> Callable[[Sequence[int], tuple[int, int] | None, Sequence[int]], bool]:
+    most_distinct, least_low, most_high = -1, 99, -1  # distinct <=, low >=, high <=: pass nothing yet
+    exact: set[int] = set()  # distinct ==
+    by_rows: list[RowScreen] = []
     others: list[Callable[[Facts], bool]] = []
     for natural in rules.naturals.units:
         test = REGISTRY[natural].screen
-        if isinstance(test, Bound) and test.op != "==":
-            kept = bounds.get((test.field, test.op))
-            if kept is None or test.weaker(kept):
-                bounds[test.field, test.op] = test
+        bound = (test.field, test.op) if isinstance(test, Bound) else None
+        if isinstance(test, Bound) and bound == ("distinct", "<="):
+            most_distinct = max(most_distinct, test.value)
+        elif isinstance(test, Bound) and bound == ("distinct", "=="):
+            exact.add(test.value)
+        elif isinstance(test, Bound) and bound == ("low", ">="):
+            least_low = min(least_low, test.value)
+        elif isinstance(test, Bound) and bound == ("high", "<="):
+            most_high = max(most_high, test.value)
+        elif isinstance(test, RowScreen):
+            by_rows.append(test)
         elif test not in others:
             others.append(test)
-    tests: list[Callable[[Facts], bool]] = [*bounds.values(), *others]
-    return tuple(_compiled(test) if isinstance(test, Bound) else test for test in tests)
+    counted = most_distinct >= 0 or bool(exact) or least_low < 99 or most_high >= 0
+    rows, rest = tuple(by_rows), tuple(others)
+    kinds = frozenset(kind for row_screen in rows for kind in row_screen.kinds)  # a middle any of them takes
 
+    def passes(codes: Sequence[int], categories: tuple[int, int] | None, front: Sequence[int]) -> bool:
+        if rows:
+            if categories is None:
+                return True  # an unset hand: a row-based natural's claim decides
+            middle, back = categories
+            if middle in kinds:
+                for row_screen in rows:
+                    if row_screen.rows(middle, back, front):
+                        return True
+        if counted:
+            seen = set(map(RANK_OF.__getitem__, codes))
+            distinct = len(seen)
+            if distinct <= most_distinct or distinct in exact or min(seen) >= least_low or max(seen) <= most_high:
+                return True
+        if rest:
+            facts = Facts(codes, categories, front)
+            for test in rest:
+                if test(facts):
+                    return True
+        return False
 
-def _compiled(bound: Bound) -> Callable[[Facts], bool]:
-    """A bound as a plain function (the test it makes, without looking up its parts)."""
-    value = bound.value
-    if bound.op == "==":
-        return bound
-    if bound.field == "distinct":
-        return (lambda f: f.distinct <= value) if bound.op == "<=" else (lambda f: f.distinct >= value)
-    if bound.field == "low":
-        return (lambda f: f.low <= value) if bound.op == "<=" else (lambda f: f.low >= value)
-    if bound.field == "high":
-        return (lambda f: f.high <= value) if bound.op == "<=" else (lambda f: f.high >= value)
-    return bound
+    return passes
 
 
 # Row-based naturals ------------------------------------------------------------------

@@ -35,12 +35,13 @@ from cpscore.hands import (
     digits,
     evaluate3,
     evaluate5,
+    evaluate_hand,
     find_foul,
     plain_of,
     rank_letters,
     wheel_second,
 )
-from cpscore.naturals import Facts, Natural, compare, detect, screen
+from cpscore.naturals import Facts, Natural, compare, detect, screen_of
 from cpscore.records import Record
 from cpscore.rules import METHOD_BONUSES, RoyaltyTable, RuleSet
 from cpscore.values import CATEGORY_SHIFT, FULL_HOUSE, PAIR, QUADS, STEEL_WHEEL, TRIPS, WHEEL
@@ -345,6 +346,9 @@ class _Model:
         "equal",
         "cuts",
         "fantasyland",
+        "simple",
+        "holder",
+        "screen",
     )
 
     def __init__(self, rules: RuleSet) -> None:
@@ -380,6 +384,14 @@ class _Model:
         self.equal = multipliers.equal_split
         self.cuts = rules.money.cuts
         self.fantasyland = rules.ofc.played
+        # Rows valued as dealt, royalties as looked up: the kernel values such hands itself.
+        self.simple = not (
+            self.second or self.low_middle or self.strength is not None or self.spade_row or self.broken
+        ) and (self.plain_royalties or not self.paid)
+        #: Royalty units of a pair are the holders' sums (mode holder, no row-by-row spade bonus).
+        self.holder = self.mode == "holder" and not self.spade_row
+        #: The naturals' one screen (None without naturals).
+        self.screen = screen_of(rules) if self.naturals else None
 
 
 def _model(rules: RuleSet) -> _Model:
@@ -627,17 +639,6 @@ def check_hand(hand_or_cards: Hand | tuple[Card, ...], rules: RuleSet, playing_f
 # One pair ---------------------------------------------------------------------------
 
 
-def compare_rows(a: Core, b: Core, foul_plays: bool = False) -> tuple[int, int, int]:
-    """Each row from a's side; a fouled hand loses every row to a live one
-    (with ``foul_plays`` the rows are played as set: the penalty is apart)."""
-    if (a.foul or b.foul) and not foul_plays:
-        if a.foul and b.foul:
-            return (0, 0, 0)
-        return (-1, -1, -1) if a.foul else (1, 1, 1)
-    (a1, a2, a3), (b1, b2, b3) = a.values, b.values
-    return ((a1 > b1) - (a1 < b1), (a2 > b2) - (a2 < b2), (a3 > b3) - (a3 < b3))
-
-
 def method_bonus(method: str, rows: tuple[int, int, int]) -> Amount:
     """The method's bonus from a's side (docs/rules.md 5)."""
     won, lost = rows.count(1), rows.count(-1)
@@ -749,6 +750,8 @@ class PairOutcome(tuple):
 _I, _J, _UNITS, _STAKE, _AMOUNT, _SPLIT, _OWED, _CUT = (
     PairOutcome.FIELDS.index(name) for name in ("i", "j", "units", "stake", "amount", "split", "owed", "cut")
 )
+#: A pair's (i, j, units, amount): what a night's head-to-head adds up, read in one step.
+HEAD_TO_HEAD = itemgetter(_I, _J, _UNITS, _AMOUNT)
 #: Why a pair's multiplier applied, by (the scoop doubles it, a home run doubles it).
 _DOUBLED = {
     (False, False): (),
@@ -790,6 +793,7 @@ class Outcome(Record):
 
 
 _NO_ROWS = (0, 0, 0)
+_WON, _LOST = (1, 1, 1), (-1, -1, -1)
 _NO_NOTES = ("", "", "")
 _PLAIN = (0, 0, 0, "", _NO_NOTES, ())  # penalty, split, owed, cut, notes, doubled of a pair none of them touched
 _ALL_PAIRS: dict[int, list[tuple[int, int]]] = {}  # seat index pairs (i < j) by number of seats
@@ -871,14 +875,28 @@ def kernel(
     naturals: list[Natural | None] = [None] * count
     cores: list[Core | None] = [None] * count
     model = _model(rules)
-    enabled = model.naturals
+    enabled, check, simple, priced = model.naturals, model.screen, model.simple, model.paid
+    memo_front, memo_middle, memo_back = model.royalty_memos
     for index, seat in enumerate(seats):
         if seat.surrendered:
             continue
         hand = seat.hand
         codes = seat.codes
         core = None
-        if hand is not None:
+        if hand is None:
+            pass
+        elif simple:  # rows as dealt, royalties looked up: evaluate_core's result, made here
+            values = front, middle, back = evaluate_hand(codes)
+            if middle > back or front > middle:
+                core = Core(values, values, find_foul(front, middle, back), _NO_ROYALTIES)
+            elif priced:
+                held = memo_front.get(front), memo_middle.get(middle), memo_back.get(back)
+                if None in held:  # a row value not met before: priced and remembered
+                    held = _royalties(rules, (codes[:3], codes[3:8], codes[8:]), values)[0]
+                core = Core(values, values, None, held)  # type: ignore[arg-type]  # no None left
+            else:
+                core = Core(values, values, None, _NO_ROYALTIES)
+        else:
             core = evaluate_core(codes[:3], codes[3:8], codes[8:], rules)
         if enabled and not seat.waive:
             if core is None:
@@ -886,8 +904,10 @@ def kernel(
                 claim = detect(seat.cards, None, rules, facts)
             else:
                 plains = core.plains
-                facts = Facts(codes, (plains[1] >> CATEGORY_SHIFT, plains[2] >> CATEGORY_SHIFT), codes[:3])
-                claim = detect(seat.cards, hand, rules, facts) if screen(rules, facts) else None
+                categories = plains[1] >> CATEGORY_SHIFT, plains[2] >> CATEGORY_SHIFT
+                claim = None
+                if check is not None and check(codes, categories, codes[:3]):  # the hand may make a natural: worked out
+                    claim = detect(seat.cards, hand, rules, Facts(codes, categories, codes[:3]))
             if claim is not None:
                 naturals[index] = claim
                 continue
@@ -904,29 +924,41 @@ def kernel(
     else:
         settling = pairs_of(seats, rules, bank)
     foul_plays, ties_to_bank = model.foul_plays, model.ties_to_bank
-    # Pairs whose rows are played, and who scooped whom (for the multipliers).
-    played: dict[tuple[int, int], tuple[int, int, int]] = {}
+    # Each pair's rows when both hands play them (else None), in the order of settling.
+    played: list[tuple[int, int, int] | None] = []
     notes: dict[tuple[int, int], tuple[str, str, str]] = {}
     suits = model.suits
+    minimum = model.home_run
+    # With home runs: each hand's opponents, and how many of them it scooped.
+    opponents, scooped = ([0] * count, [0] * count) if minimum else (None, None)
     for i, j in settling:
         core_a, core_b = cores[i], cores[j]
+        if opponents is not None:
+            opponents[i] += 1
+            opponents[j] += 1
         if core_a is not None and core_b is not None:
-            rows = compare_rows(core_a, core_b, foul_plays)
+            if (core_a.foul or core_b.foul) and not foul_plays:  # a fouled hand loses every row to a live one
+                rows = _NO_ROWS if core_a.foul and core_b.foul else _LOST if core_a.foul else _WON
+            else:
+                (a1, a2, a3), (b1, b2, b3) = core_a.values, core_b.values
+                rows = ((a1 > b1) - (a1 < b1), (a2 > b2) - (a2 < b2), (a3 > b3) - (a3 < b3))
             if (suits or ties_to_bank) and (foul_plays or not (core_a.foul or core_b.foul)):
                 rows, notes[i, j] = _row_notes(core_a, core_b, rows, suits, bank if ties_to_bank else None, i)
-            played[i, j] = rows
+            played.append(rows)
+            if scooped is not None and (rows == _WON or rows == _LOST):
+                scooped[i if rows == _WON else j] += 1
+        else:
+            played.append(None)
     home_run = [False] * count
-    minimum = model.home_run
-    if minimum:
+    if opponents is not None and scooped is not None:  # docs/rules.md 8: it scoops every hand it settles with
         for index in range(count) if bank is None else (bank,):  # only the banker has a home run
-            home_run[index] = scoops_everyone(index, settling, played, minimum)
+            home_run[index] = opponents[index] >= minimum and scooped[index] == opponents[index]
     equal = model.equal
-    by_rows, with_royalties = model.by_rows, model.paid
+    by_rows, with_royalties, holder = model.by_rows, model.paid, model.holder
     units: list[Amount] = [0] * count
     money: list[Amount] = [0] * count
     pairs: list[PairOutcome] = []
-    for i, j in settling:
-        found = played.get((i, j))
+    for (i, j), found in zip(settling, played):
         pair_stake = pair_stakes.get(frozenset((owners[i], owners[j])), stake) if pair_stakes else stake
         if found is not None:  # both hands play their rows
             rows = found
@@ -937,7 +969,13 @@ def kernel(
             if scoop and not equal and (home_run[i] if scoop > 0 else home_run[j]):  # docs/rules.md 8
                 multiplier *= 2
                 doubled = _DOUBLED[multiplier == 4, True]
-            royalties = royalty_units(rules, core_a, core_b, rows) if with_royalties else 0
+            royalties: Amount = 0
+            if not with_royalties:
+                pass
+            elif holder:  # as royalty_units
+                royalties = sum(core_a.royalties) - sum(core_b.royalties) + (core_a.broken - core_b.broken)
+            else:
+                royalties = royalty_units(rules, core_a, core_b, rows)
             amount = (row_units + bonus + royalties) * multiplier
             if foul_plays and (core_a.foul is None) != (core_b.foul is None):  # docs/rules.md 3
                 penalty = _foul_penalty(by_rows, i if core_b.foul else j, home_run, equal)
@@ -951,8 +989,27 @@ def kernel(
                 kept = notes.get((i, j), _NO_NOTES) if notes else _NO_NOTES
             pairs.append(
                 PairOutcome(
-                    (i, j, "rows", rows, row_units, bonus, royalties, multiplier, 0, 0, amount, pair_stake, paid)
-                    + (penalty, 0, 0, "", kept, doubled)
+                    (
+                        i,
+                        j,
+                        "rows",
+                        rows,
+                        row_units,
+                        bonus,
+                        royalties,
+                        multiplier,
+                        0,
+                        0,
+                        amount,
+                        pair_stake,
+                        paid,
+                        penalty,
+                        0,
+                        0,
+                        "",
+                        kept,
+                        doubled,
+                    )
                 )
             )
         else:
@@ -1169,22 +1226,3 @@ def waive_warnings(seats: Sequence[Seat], rules: RuleSet) -> tuple[str, ...]:
 def _assessment(hand: Hand | None, core: Core) -> Assessment:
     assert hand is not None  # a hand that plays rows is set
     return Assessment(hand, core)
-
-
-def scoops_everyone(
-    index: int,
-    settling: Sequence[tuple[int, int]],
-    played: Mapping[tuple[int, int], tuple[int, int, int]],
-    minimum: int = 3,
-) -> bool:
-    """Whether this hand scoops every hand it settles with, and has at least
-    ``minimum`` of them (docs/rules.md 8; an opponent with a natural, a false
-    claim or a surrender is not scooped)."""
-    opponents = [pair for pair in settling if index in pair]
-    if len(opponents) < minimum:
-        return False
-    for pair in opponents:
-        rows = played.get(pair)
-        if rows is None or _scoops(rows) != (1 if index == pair[0] else -1):
-            return False
-    return True

@@ -28,17 +28,19 @@ and what is kept between deals does not grow with their number.
 from __future__ import annotations
 
 from collections.abc import Collection, Iterable, Iterator, Mapping
+from itertools import chain
 
 from cpscore.amounts import Amount
 from cpscore.amounts import text as text_of
 from cpscore.cards import CARDS, hand_of
-from cpscore.deal import Deal, Entry, Names, Seat, build_deal, entry_from_line, look_alike, owner
+from cpscore.deal import Deal, Entry, Names, Seat, build_deal, entry_at, look_alike, owner
 from cpscore.errors import CpscoreError, DealError, RulesError, shown
 from cpscore.hands import Foul
 from cpscore.naturals import Natural
 from cpscore.records import Record
 from cpscore.rules import RuleSet
 from cpscore.scoring import (
+    HEAD_TO_HEAD,
     Core,
     Fantasyland,
     Outcome,
@@ -162,13 +164,9 @@ def _deals(first: list[tuple[int, str]], lines: Iterator[str], number: int, sour
     start = 0
     count = 0
 
-    def numbered() -> Iterator[tuple[int, str]]:
-        yield from first
-        yield from enumerate(lines, start=number + 1)
-
     error: str | None = None
     changes: list[tuple[str, str, str]] = []  # stake lines waiting for the next deal
-    for index, raw in numbered():
+    for index, raw in chain(first, enumerate(lines, start=number + 1)):
         stripped = raw.strip()
         if not stripped:  # a blank line ends a deal
             if entries or error:
@@ -179,8 +177,8 @@ def _deals(first: list[tuple[int, str]], lines: Iterator[str], number: int, sour
         line = stripped.split("#", 1)[0].strip() if "#" in stripped else stripped
         if not line:
             continue  # a comment line neither ends nor starts a deal
-        where = f"{source}, line {index}"
-        if line.startswith("@") and not entries and error is None:
+        where = f"{source}, line {index}" if line[0] == "@" else ""  # a plain line's place: only on an error
+        if line[0] == "@" and not entries and error is None:
             # Between deals: a stake line sets the stake, a @players line the seats, from the next deal on.
             key, _, value = line[1:].partition(" ")
             if key in CHANGE_KEYS and value.strip():
@@ -198,7 +196,7 @@ def _deals(first: list[tuple[int, str]], lines: Iterator[str], number: int, sour
             start = index
         if error is not None:
             continue  # the deal is already invalid: its first error is the one reported
-        if line.startswith("@"):
+        if line[0] == "@":
             key = line[1:].partition(" ")[0]
             if key in CHANGE_KEYS:
                 what = "a @players line" if key == "players" else "a stake line"
@@ -207,7 +205,7 @@ def _deals(first: list[tuple[int, str]], lines: Iterator[str], number: int, sour
                 error = f"{where}: header lines go at the top of the session, before the first deal"
             continue
         try:
-            entries.append(entry_from_line(line, where))
+            entries.append(entry_at(line, source, index))
         except DealError as problem:
             error = str(problem)
     if entries or error:
@@ -720,6 +718,8 @@ class Ledger:
         self.warnings: list[str] = []  # what deals asked for to no effect; the caller takes them
         self.points: dict[str, int] | None = None  # the last deal's race points, with a race
         self._known: set[str] = set()  # players (not OWNER[LABEL] hands) already in self.owners
+        self._lands = rules.ofc.played  # Fantasyland is followed from deal to deal
+        self._session_cap = rules.money.session_cap
 
     def _check_names(self, text: DealText) -> None:
         """The deal's players must not be other spellings of earlier players
@@ -836,8 +836,10 @@ class Ledger:
         playing = self._in_fantasyland(text)
         deal = self.build(text, source, playing)
         seats = deal.seats
-        present = {seat.name for seat in seats}
-        banker = next((name for name in self.bank_order if name in present), None)
+        banker = None
+        if self.bank_order:
+            present = {seat.name for seat in seats}
+            banker = next((name for name in self.bank_order if name in present), None)
         try:
             outcome = kernel(
                 seats, self.rules, self.stake, self.pair_stakes, self._repeats(playing), banker, self._standing(deal)
@@ -852,9 +854,9 @@ class Ledger:
         self._remember(text)  # before any total changes: a deal is taken whole or not at all
         self._carry(deal, outcome, text.number)
         versus = self.versus
-        for pair in outcome.pairs:
-            a, b = seats[pair.i].owner, seats[pair.j].owner
-            units, amount = pair.units, pair.amount
+        owners = [seat.owner for seat in seats]
+        for i, j, units, amount in map(HEAD_TO_HEAD, outcome.pairs):
+            a, b = owners[i], owners[j]
             found = versus.get((a, b))
             if found is not None:
                 versus[a, b] = (found[0] + units, found[1] + amount)
@@ -865,8 +867,8 @@ class Ledger:
                 else:
                     versus[a, b] = (units, amount)
         self.points = self._record(
-            zip([seat.owner for seat in seats], outcome.units, outcome.money),
-            zip([seat.name for seat in seats], outcome.fantasyland),
+            zip(owners, outcome.units, outcome.money),
+            zip([seat.name for seat in seats], outcome.fantasyland) if self._lands else (),
             [
                 (seat.name, seat.owner, None if core is None or core.foul else core.values)
                 for seat, core in zip(seats, outcome.cores)
@@ -880,7 +882,7 @@ class Ledger:
     def _standing(self, deal: Deal) -> Standing | None:
         """What the deal's cuts start from: the players' stacks (a new player
         brings the buy-in) and, with a cap over the session, their net so far."""
-        if self.buy_in is None and not self.rules.money.session_cap:
+        if self.buy_in is None and not self._session_cap:
             return None
         stacks = None
         if self.buy_in is not None:
