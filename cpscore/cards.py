@@ -336,6 +336,14 @@ def plain_hand(text: str) -> Hand | None:
     rows 3 / 5 / 5 or 5 / 5 / 3, no card twice), read with dictionary lookups
     alone; None for anything else, which :func:`parse_hand_or_cards` reads
     (and words the error for)."""
+    codes = plain_codes(text)
+    return hand_of(codes) if codes is not None and len(set(codes)) == 13 else None
+
+
+def plain_codes(text: str) -> tuple[int, ...] | None:
+    """The 13 codes, front first, of a hand written the plain way, as
+    :func:`plain_hand` reads it but with no test for a card written twice
+    (the caller tests the whole deal at once); None for anything else."""
     if len(text) > MAX_HAND_TEXT:
         return None
     code = CODES.__getitem__
@@ -343,15 +351,9 @@ def plain_hand(text: str) -> Hand | None:
     if len(tokens) == 15 and tokens[3] == tokens[9] == "/":  # front / middle / back, spaced
         del tokens[9], tokens[3]
         try:
-            codes = tuple(map(code, tokens))
+            return tuple(map(code, tokens))
         except KeyError:
             return None
-        if len(set(codes)) != 13:
-            return None
-        hand = Hand.__new__(Hand)
-        hand.codes = codes
-        hand._rows = None
-        return hand
     parts = text.split("/")
     if len(parts) != 3:
         return None
@@ -368,10 +370,7 @@ def plain_hand(text: str) -> Hand | None:
         front, back = last, first
     else:
         return None
-    codes = (*front, *middle, *back)
-    if len(set(codes)) != 13:
-        return None
-    return hand_of(codes)
+    return (*front, *middle, *back)
 
 
 def _row_order(first: int, last: int) -> tuple[str, str, str]:

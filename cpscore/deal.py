@@ -20,7 +20,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from cpscore.cards import ROW_NAMES, Card, Hand, parse_hand_or_cards, plain_hand
+from cpscore.cards import ROW_NAMES, Card, Hand, hand_of, parse_hand_or_cards, plain_codes
 from cpscore.errors import CardError, DealError, shown
 from cpscore.records import Record
 from cpscore.rules import RuleSet
@@ -396,7 +396,7 @@ def _seats_one_by_one(entries: list[Entry], flags: dict[str, set[str]], rules: R
 
 def _plain_deal(entries: list[Entry], max_players: int) -> Deal | None:
     """The deal when it is written the plain way (the common case): hands of
-    cards alone (:func:`cpscore.cards.plain_hand`), no marker, no
+    cards alone (:func:`cpscore.cards.plain_codes`), no marker, no
     ``OWNER[LABEL]``, names distinct in every spelling, no card twice, a
     player count the rules allow.  None for anything else, which
     :func:`build_deal` reads the long way (and words the error for)."""
@@ -409,12 +409,12 @@ def _plain_deal(entries: list[Entry], max_players: int) -> Deal | None:
         name, text = entry.name, entry.text
         if ";" in text or "[" in name or "]" in name:
             return None
-        hand = plain_hand(text)
-        if hand is None:
+        codes = plain_codes(text)
+        if codes is None:
             return None
-        held.update(hand.codes)
+        held.update(codes)
         keys.add(name_key(name))
-        seats.append(Seat(name, name, hand, None, False, False, False))
+        seats.append(Seat(name, name, hand_of(codes), None, False, False, False))
     if len(held) != 13 * len(seats) or len(keys) != len(seats):
         return None
     return Deal(tuple(seats))

@@ -349,6 +349,7 @@ class _Model:
         "simple",
         "holder",
         "screen",
+        "five_royalties",
     )
 
     def __init__(self, rules: RuleSet) -> None:
@@ -390,6 +391,14 @@ class _Model:
         ) and (self.plain_royalties or not self.paid)
         #: Royalty units of a pair are the holders' sums (mode holder, no row-by-row spade bonus).
         self.holder = self.mode == "holder" and not self.spade_row
+        #: A five-card row's royalty by its category, in the middle and the back, where the
+        #: category alone decides it (None for quads and straight flushes: by the row's ranks).
+        self.five_royalties: tuple[list[Amount | None], list[Amount | None]] = ([], [])
+        if self.simple and self.paid:
+            self.five_royalties = tuple(  # type: ignore[assignment]
+                [None if kind >= QUADS else royalty(rules, row, kind << CATEGORY_SHIFT) for kind in range(9)]
+                for row in ("middle", "back")
+            )
         #: The naturals' one screen (None without naturals).
         self.screen = screen_of(rules) if self.naturals else None
 
@@ -581,8 +590,10 @@ def fantasyland(core: Core | None, rules: RuleSet, playing: bool, repeat: bool =
     if not rules.ofc.played:
         return None
     if core is None or core.foul or (playing and repeat):
-        return Fantasyland(playing, False, None)
+        return _LEAVES if playing else _NOT_IN
     front = core.plains[0] >> CATEGORY_SHIFT
+    if not playing and front < PAIR:
+        return _NOT_IN
     progressive = rules.ofc.fantasyland == "progressive"
     if playing:
         stays = stays_in_fantasyland(*core.plains)
@@ -592,7 +603,11 @@ def fantasyland(core: Core | None, rules: RuleSet, playing: bool, repeat: bool =
     if front == PAIR and digits(core.plains[0])[0] >= 12:  # a pair of queens or better
         pair = digits(core.plains[0])[0]
         return Fantasyland(False, True, _FRONT_QUALIFIES[pair] if progressive else rules.ofc.fantasyland_cards)
-    return Fantasyland(False, False, None)
+    return _NOT_IN
+
+
+# Fantasyland as most hands have it (records are values: one of each serves every hand).
+_NOT_IN, _LEAVES = Fantasyland(False, False, None), Fantasyland(True, False, None)
 
 
 def _not_a_natural(rules: RuleSet, who: str = "") -> DealError:
@@ -876,7 +891,8 @@ def kernel(
     cores: list[Core | None] = [None] * count
     model = _model(rules)
     enabled, check, simple, priced = model.naturals, model.screen, model.simple, model.paid
-    memo_front, memo_middle, memo_back = model.royalty_memos
+    memo_front = model.royalty_memos[0]
+    by_middle, by_back = model.five_royalties
     for index, seat in enumerate(seats):
         if seat.surrendered:
             continue
@@ -890,8 +906,8 @@ def kernel(
             if middle > back or front > middle:
                 core = Core(values, values, find_foul(front, middle, back), _NO_ROYALTIES)
             elif priced:
-                held = memo_front.get(front), memo_middle.get(middle), memo_back.get(back)
-                if None in held:  # a row value not met before: priced and remembered
+                held = memo_front.get(front), by_middle[middle >> CATEGORY_SHIFT], by_back[back >> CATEGORY_SHIFT]
+                if None in held:  # a front not met before, quads, a straight flush: priced (and remembered)
                     held = _royalties(rules, (codes[:3], codes[3:8], codes[8:]), values)[0]
                 core = Core(values, values, None, held)  # type: ignore[arg-type]  # no None left
             else:
