@@ -29,22 +29,18 @@ from __future__ import annotations
 
 from collections.abc import Collection, Iterable, Iterator, Mapping
 from itertools import chain
+from typing import Any
 
 from cpscore.amounts import Amount
 from cpscore.amounts import text as text_of
-from cpscore.cards import CARDS, hand_of
-from cpscore.deal import Deal, Entry, Names, Seat, build_deal, entry_at, look_alike, owner
+from cpscore.deal import Deal, Entry, Names, build_deal, entry_at, look_alike, owner
 from cpscore.errors import CpscoreError, DealError, RulesError, shown
-from cpscore.hands import Foul
-from cpscore.naturals import Natural
 from cpscore.records import Record
 from cpscore.rules import RuleSet
 from cpscore.scoring import (
     HEAD_TO_HEAD,
-    Core,
     Fantasyland,
     Outcome,
-    PairOutcome,
     Settlement,
     Standing,
     kernel,
@@ -437,47 +433,33 @@ class DealResult(Record):
 
 
 class Spool:
-    """A session's settled deals, kept between the pass that checks the whole
-    file and the pass that prints it: the printing pass reads the kernel's
-    results back instead of reading and settling the file again.  They are
-    kept in a temporary file, written and read by this process only, so
-    memory does not grow with the number of deals: each deal as plain values
-    (:func:`pack`) in :mod:`marshal`'s format, or :mod:`pickle`'s when an
-    amount is a Decimal, after its length."""
+    """A session's settled deals as the chosen view writes them
+    (:func:`cpscore.session_views.deal_text`: text, or the table's cells and
+    notes), kept between the pass that checks the whole file and the pass that
+    prints it: each deal is written once, when it is settled, and the printing
+    pass copies it out.  They wait in a temporary file, written and read by
+    this process only (plain values in :mod:`marshal`'s format, after their
+    length), so memory does not grow with the number of deals."""
 
     def __init__(self) -> None:
         import tempfile
 
         self.file = tempfile.TemporaryFile()
         self.count = 0
-        # The largest amounts kept, for the width of the session table's cells:
+        # The largest amounts of the night, for the width of the session table's cells:
         # a deal's units and money, and the units and money so far.
         self.widest: list[Amount] = [0, 0, 0, 0]
 
-    def put(self, text: DealText, deal: Deal, outcome: Outcome, ledger: Ledger, source: str = "") -> None:
-        """Keep a deal the ledger has just taken, with the totals after it
-        (``source``: its file, when the night is several files)."""
+    def put(self, item: Any) -> None:
+        """Keep a deal as its view wrote it (plain values: text, numbers, lists)."""
         import marshal
 
-        record = (
-            text.number,
-            text.line,
-            pack(deal, outcome),
-            ledger.running(),
-            ledger.points,
-            ledger.stake,
-            tuple(ledger.changed),
-            source,
-            deal_digest(text),
-        )
-        try:
-            data = b"m" + marshal.dumps(record)  # type: ignore[arg-type]  # plain values (pack): marshal takes them
-        except ValueError:  # a Decimal
-            import pickle
-
-            data = b"p" + pickle.dumps(record, 5)
+        data = marshal.dumps(item)
         self.file.write(len(data).to_bytes(4, "little") + data)
         self.count += 1
+
+    def measure(self, deal: Deal, outcome: Outcome, ledger: Ledger) -> None:
+        """Count a deal the ledger has just taken, shown or not, in the width of the table's cells."""
         widest = self.widest
         units_max, money_max, total_units, total_money = widest
         units, money = outcome.units, outcome.money
@@ -511,121 +493,17 @@ class Spool:
         units, money, total_units, total_money = (len(text_of(value)) + 1 for value in self.widest)
         return max(units + 2 + total_units + 1, money + 2 + total_money + 1 if show_money else 0)
 
-    def results(self, rules: RuleSet, stake: Amount) -> Iterator[DealResult]:
-        """The deals kept, in order, with their records (:func:`settlement_of`)."""
+    def items(self) -> Iterator[object]:
+        """The deals kept, in order, as :meth:`put` took them."""
         import marshal
-        import pickle
 
         read = self.file.read
         self.file.seek(0)
         for _ in range(self.count):
-            data = read(int.from_bytes(read(4), "little"))
-            loads = marshal.loads if data[:1] == b"m" else pickle.loads
-            number, line, packed, running, points, dealt_at, changed, source, digest = loads(data[1:])
-            deal, outcome = unpack(packed)
-            settlement = settlement_of(deal, rules, dealt_at, outcome, warn=False)  # its own stake
-            yield DealResult(number, line, settlement, running, points, changed, source, digest)
+            yield marshal.loads(read(int.from_bytes(read(4), "little")))
 
     def close(self) -> None:
         self.file.close()
-
-
-# A deal and its outcome as plain values (numbers, strings, tuples), for the spool.
-
-
-def pack(deal: Deal, outcome: Outcome) -> tuple:
-    """A settled deal as plain values; :func:`unpack` reads it back."""
-    seats = tuple(
-        (
-            seat.name,
-            seat.owner,
-            seat.codes,
-            seat.hand is not None,
-            seat.surrendered,
-            seat.waive,
-            seat.fantasyland,
-            seat.banker,
-        )
-        for seat in deal.seats
-    )
-    cores = tuple(
-        None
-        if core is None
-        else (
-            core.values,
-            core.plains,
-            None if core.foul is None else tuple(getattr(core.foul, name) for name in core.foul.__slots__),
-            core.royalties,
-            core.spade,
-            core.broken,
-        )
-        for core in outcome.cores
-    )
-    naturals = tuple(
-        None
-        if natural is None
-        else (
-            natural.id,
-            natural.units,
-            natural.key,
-            None if natural.rows is None else tuple(tuple(card.code for card in row) for row in natural.rows),
-            None if natural.high is None else natural.high.code,
-        )
-        for natural in outcome.naturals
-    )
-    lands = tuple(None if land is None else (land.playing, land.next, land.cards) for land in outcome.fantasyland)
-    standing = outcome.standing
-    kept = None if standing is None else (standing.net, standing.stacks)
-    return (
-        seats,
-        cores,
-        naturals,
-        lands,
-        tuple(outcome.units),
-        tuple(outcome.money),
-        tuple(tuple(pair) for pair in outcome.pairs),  # plain tuples: marshal keeps no subclass
-        outcome.banker,
-        kept,
-    )
-
-
-def unpack(packed: tuple) -> tuple[Deal, Outcome]:
-    """The deal and outcome :func:`pack` kept."""
-    seats, cores, naturals, lands, units, money, pairs, banker, kept = packed
-
-    def seat(name: str, owner: str, codes: tuple[int, ...], is_set: bool, *flags: bool) -> Seat:
-        if is_set:
-            return Seat(name, owner, hand_of(codes), None, *flags)
-        return Seat(name, owner, None, tuple(CARDS[code] for code in codes), *flags)
-
-    deal = Deal(tuple(seat(*packed_seat) for packed_seat in seats))
-    outcome = Outcome(
-        [
-            None
-            if core is None
-            else Core(core[0], core[1], None if core[2] is None else Foul(*core[2]), core[3], core[4], core[5])
-            for core in cores
-        ],
-        [
-            None
-            if natural is None
-            else Natural(
-                natural[0],
-                natural[1],
-                natural[2],
-                None if natural[3] is None else tuple(tuple(CARDS[code] for code in row) for row in natural[3]),
-                None if natural[4] is None else CARDS[natural[4]],
-            )
-            for natural in naturals
-        ],
-        [None if land is None else Fantasyland(*land) for land in lands],
-        list(units),
-        list(money),
-        [PairOutcome(pair) for pair in pairs],
-        banker,
-        None if kept is None else Standing(*kept),
-    )
-    return deal, outcome
 
 
 class Transfer(Record):
@@ -919,11 +797,19 @@ class Ledger:
         deal, outcome = self.take(text, source)
         return self.result(text, deal, outcome)
 
-    def result(self, text: DealText, deal: Deal, outcome: Outcome) -> DealResult:
-        """The result of the deal just taken: its records at its own stake, the totals after it."""
+    def result(self, text: DealText, deal: Deal, outcome: Outcome, source: str = "") -> DealResult:
+        """The result of the deal just taken: its records at its own stake, the
+        totals after it (``source``: its file, when the night is several files)."""
         settlement = settlement_of(deal, self.rules, self.stake, outcome, warn=False)
         return DealResult(
-            text.number, text.line, settlement, self.running(), self.points, tuple(self.changed), "", deal_digest(text)
+            text.number,
+            text.line,
+            settlement,
+            self.running(),
+            self.points,
+            tuple(self.changed),
+            source,
+            deal_digest(text),
         )
 
     def running(self) -> dict[str, tuple[Amount, Amount]]:

@@ -147,6 +147,41 @@ NOTES_MIN = 24
 PREFIX = 22
 
 
+#: A deal as the session table shows it, made when the deal is settled
+#: (:func:`table_deal`), as plain values that wait in the spool: its number,
+#: first line, digest and file (a night of several files, else ""), the players
+#: so far (the columns), each line of cells (units, and with money the money),
+#: its notes, and its reasons (``explain``; None without).
+TableDeal = tuple[int, int, str, str, list[str], list[list[str]], str, "str | None"]
+
+
+def table_deal(result: DealResult, explain: object = None) -> TableDeal:
+    """The cells (units, then money: whether the table shows money is known
+    only at the night's end), notes and (with ``explain``: ``"*"`` every pair,
+    or a set of two players) the reasons of a deal the session table shows."""
+    running = result.running
+    owners = result.settlement.owners
+    columns = list(running)
+    units_of = {owner.name: owner.units for owner in owners}
+    money_of = {owner.name: owner.amount for owner in owners}
+    cells = [
+        [
+            f"{signed(of[name])} ({signed(running[name][index])})"
+            if name in of
+            else f"- ({signed(running[name][index])})"
+            for name in columns
+        ]
+        for index, of in enumerate((units_of, money_of))  # the money line shows when money is not simply units
+    ]
+    reasons = None
+    if explain:
+        from cpscore.explain import explain as explained
+
+        only = None if explain == "*" else explain  # every pair, or one pair's
+        reasons = explained(result.settlement, only).rstrip("\n")  # type: ignore[arg-type]
+    return (result.number, result.line, result.digest, result.source, columns, cells, deal_notes(result), reasons)
+
+
 class DealLines:
     """The per-deal lines of the session table, written as deals arrive: each
     player's units for the deal and (in brackets) so far; when money is not
@@ -170,41 +205,15 @@ class DealLines:
         self.rows: list[list[str]] = []  # another style: the rows of the current table
         self.widths: list[int] = []
 
-    def _cells(self, result: DealResult) -> list[list[str]]:
-        """The deal's lines of cells, a cell a player: the units (so far), and
-        with money the money (so far); ``-`` for a player who sat it out."""
-        running = result.running
-        owners = result.settlement.owners
-        units_of = {owner.name: owner.units for owner in owners}
-        lines = [
-            [
-                f"{signed(units_of[name])} ({signed(running[name][0])})"
-                if name in units_of
-                else f"- ({signed(running[name][0])})"
-                for name in self.columns
-            ]
-        ]
-        if self.money:
-            money_of = {owner.name: owner.amount for owner in owners}
-            lines.append(
-                [
-                    f"{signed(money_of[name])} ({signed(running[name][1])})"
-                    if name in money_of
-                    else f"- ({signed(running[name][1])})"
-                    for name in self.columns
-                ]
-            )
-        return lines
-
-    def line(self, result: DealResult) -> str:
+    def line(self, deal: TableDeal) -> str:
         """The text for one more deal: its lines (and a header before them when
         the players change); in another style, a finished table or nothing yet."""
-        owners = list(result.running)
+        number_, line_, digest, source, owners, cells, notes, _ = deal
         text = ""
-        if result.source != self.source:  # a night of several files: each file's deals under its name
+        if source != self.source:  # a night of several files: each file's deals under its name
             text = self.flush()
-            self.source, self.columns = result.source, []
-            text += f"\n{result.source}:\n"
+            self.source, self.columns = source, []
+            text += f"\n{source}:\n"
         if owners != self.columns:
             text += self.flush()
             if text and self.style != DEFAULT_STYLE and not text.endswith("\n\n"):
@@ -215,17 +224,17 @@ class DealLines:
             if self.style == DEFAULT_STYLE:
                 heads = "  ".join(_padded(name, width) for name, width in zip(owners, self.widths))
                 room = WIDTH - self._notes_column()
-                notes = "  Notes" if room >= NOTES_MIN else ""
+                column = "  Notes" if room >= NOTES_MIN else ""
                 text += (
-                    ("\n" if self.widths and not text else "") + f"Deal  Line  Id        {heads}{notes}".rstrip() + "\n"
+                    ("\n" if self.widths and not text else "") + f"Deal  Line  Id        {heads}{column}".rstrip() + "\n"
                 )
             elif not text:
                 text += "\n"
-        cells = self._cells(result)
-        notes = deal_notes(result)
+        if not self.money:
+            cells = cells[:1]
         if self.style != DEFAULT_STYLE:
             joined = ["\n".join(lines) for lines in zip(*cells)]
-            self.rows.append([str(result.number), str(result.line), result.digest, *joined, notes])
+            self.rows.append([str(number_), str(line_), digest, *joined, notes])
             return text
         lines = ["  ".join(_padded(cell, width) for cell, width in zip(row, self.widths)) for row in cells]
         start = self._notes_column()
@@ -236,7 +245,7 @@ class DealLines:
             below = []
         else:  # no room beside the cells: the notes go under the deal, from the first player's column
             below = _wrap(notes, WIDTH - PREFIX) if notes else []
-        prefix = f"{result.number:>4}  {result.line:>4}  {result.digest:<8}  "
+        prefix = f"{number_:>4}  {line_:>4}  {digest:<8}  "
         out = [(prefix if index == 0 else " " * PREFIX) + line for index, line in enumerate(lines)]
         out += [" " * PREFIX + part for part in below]
         return text + "".join(line.rstrip() + "\n" for line in out)
@@ -414,25 +423,44 @@ def session_csv_rows(result: DealResult) -> str:
     return out.getvalue()
 
 
-def session_json(ledger: Ledger, results: Iterable[DealResult]) -> Iterator[str]:
+def deal_json(result: DealResult) -> str:
+    """One deal as the session's JSON object lists it (:func:`deal_data`, indented)."""
+    return json_text(deal_data(result), indent=2)
+
+
+def session_json(ledger: Ledger, deals: Iterable[str]) -> Iterator[str]:
     """The session's JSON object, written deal by deal as the deals arrive:
-    ``rules``, ``stake``, ``deals`` (each as :func:`deal_data`), then the
-    totals, transfers and race of :func:`totals_data`."""
+    ``rules``, ``stake``, ``deals`` (each written by :func:`deal_json`), then
+    the totals, transfers and race of :func:`totals_data`."""
     yield "{\n" + f'  "rules": {json_text(ledger.rules.id)},\n  "stake": {json_text(ledger.first_stake)},\n  "deals": ['
     separator = "\n    "
-    for result in results:
-        yield separator + json_text(deal_data(result), indent=2)
+    for text in deals:
+        yield separator + text
         separator = ",\n    "
     yield ("\n  ],\n" if separator != "\n    " else "],\n")
     items = [f"  {json_text(key)}: {json_text(value, indent=1)}" for key, value in totals_data(ledger).items()]
     yield ",\n".join(items) + "\n}\n"
 
 
-def session_lines(ledger: Ledger, results: Iterable[DealResult]) -> Iterator[str]:
-    """JSON Lines: one deal a line (:func:`deal_line`), then one line with the totals."""
-    for result in results:
-        yield deal_line(result) + "\n"
+def session_lines(ledger: Ledger, lines: Iterable[str]) -> Iterator[str]:
+    """JSON Lines: one deal a line (written by :func:`deal_line`, with its
+    newline), then one line with the totals."""
+    yield from lines
     yield compact_json(totals_data(ledger)) + "\n"
+
+
+def deal_text(fmt: str, result: DealResult, explain: object = None) -> str | TableDeal:
+    """A deal as the session view in ``fmt`` writes it, made when the deal is
+    settled so that the settled deals wait as text (:class:`cpscore.session.Spool`):
+    its JSON line, its part of the JSON object, its CSV rows, or for the
+    table its cells, notes and reasons (:class:`TableDeal`)."""
+    if fmt == "jsonl":
+        return deal_line(result) + "\n"
+    if fmt == "json":
+        return deal_json(result)
+    if fmt == "csv":
+        return session_csv_rows(result)
+    return table_deal(result, explain)
 
 
 # One deal as a line of JSON, written from templates ---------------------------------------
@@ -608,39 +636,35 @@ def _pair_extras(pair: PairResult, shown: Extras) -> str:
     return more
 
 
-def session_csv(results: Iterable[DealResult]) -> Iterator[str]:
+def session_csv(rows: Iterable[str]) -> Iterator[str]:
+    """The header, then each deal's rows (written by :func:`session_csv_rows`)."""
     yield session_csv_header()
-    for result in results:
-        yield session_csv_rows(result)
+    yield from rows
 
 
 def session_table(
     ledger: Ledger,
-    results: Iterable[DealResult],
+    deals: Iterable[TableDeal],
     source: str,
     style: str = DEFAULT_STYLE,
     show_money: bool = False,
-    explain: object = None,
     several: bool = False,
     cell_width: int = 0,
 ) -> Iterator[str]:
-    """A line per deal as it arrives (with ``explain``, followed by the
-    reasoning for each pair), then the totals and transfers."""
+    """A line per deal as it arrives (each made by :func:`table_deal`; with
+    its reasons for each pair when it has them), then the totals and transfers."""
     heading = title(ledger, source, show_money, several)
     if show_money:
         heading += "Each deal: units on the first line, money on the second, so far in brackets.\n"
     lines = DealLines(show_money, style, cell_width)
-    for result in results:  # the title waits for the first good deal
-        yield heading + lines.line(result)
+    for deal in deals:  # the title waits for the first good deal
+        yield heading + lines.line(deal)
         heading = ""
-        if explain:
+        reasons = deal[7]
+        if reasons is not None:
             yield lines.flush()
-            from cpscore.explain import explain as reasons
-
-            only = None if explain == "*" else explain  # every pair, or one pair's
-            text = reasons(result.settlement, only).rstrip("\n")  # type: ignore[arg-type]
-            if not text:
+            if not reasons:
                 continue  # the pair does not meet in this deal
-            yield "\n".join("      " + line if line else "" for line in text.split("\n")) + "\n\n"
+            yield "\n".join("      " + line if line else "" for line in reasons.split("\n")) + "\n\n"
             lines.columns = []  # repeat the header after the explanation
     yield heading + lines.flush() + "\n" + render_totals(ledger, style, show_money, versus=True)

@@ -554,34 +554,28 @@ def test_totals_csv_quotes_names(tmp_path):
 
 @settings(max_examples=150, deadline=None)
 @given(plain_deals())
-def test_the_spool_gives_back_each_deal_as_settled(case):
-    """What the printing pass reads back is the deal and the kernel's outcome
-    as the checking pass settled them (Decimal stakes included)."""
-    import marshal
-
-    from cpscore.scoring import kernel
-    from cpscore.session import DealText, Ledger, Spool, pack, unpack
+def test_the_spool_gives_back_each_deal_as_its_view_wrote_it(case):
+    """A deal is written when it is settled, its records made from the
+    kernel's outcome as ``score`` makes them (Decimal stakes included); what
+    the printing pass reads back is exactly what each view wrote."""
+    from cpscore.session import DealText, Ledger, Spool
+    from cpscore.session_views import deal_text
 
     rules, hands, playing, repeats, stake = case
     if rules.ofc.fantasyland == "none":
         playing, repeats = set(), set()
     entries = [Entry(name, text, "") for name, text in hands.items()]
     deal = build_deal(entries, rules, fantasyland=playing)
-    outcome = kernel(deal.seats, rules, stake, None, repeats)
-    try:
-        again = unpack(marshal.loads(marshal.dumps(pack(deal, outcome))))
-    except ValueError:  # a Decimal: the spool pickles those
-        import pickle
-
-        again = unpack(pickle.loads(pickle.dumps(pack(deal, outcome))))
-    assert again == (deal, outcome)
     ledger, spool = Ledger(rules, stake), Spool()
     ledger.fantasyland = {name: name in repeats for name in playing}
     text = DealText(1, 1, entries)
-    spool.put(text, *ledger.take(text, "s.txt"), ledger)
-    (result,) = spool.results(rules, stake)
+    result = ledger.result(text, *ledger.take(text, "s.txt"))
     assert result.settlement == settle(deal, rules, stake, None, repeats)._replace(warnings=())
     assert result.running == {name: (units, money) for name, units, money in ledger.totals()}
+    written = [deal_text(fmt, result, "*" if fmt == "table" else None) for fmt in ("jsonl", "json", "csv", "table")]
+    for item in written:
+        spool.put(item)
+    assert list(spool.items()) == written
     spool.close()
 
 
@@ -598,17 +592,23 @@ def test_the_spool_gives_back_each_deal_as_settled(case):
     ids=["a dragon", "three flushes and a surrender"],
 )
 def test_the_spool_keeps_naturals_and_surrenders(hands):
-    import marshal
-
     from cpscore.deal import entry_from_argument
-    from cpscore.scoring import kernel
-    from cpscore.session import pack, unpack
+    from cpscore.session import DealText, Ledger, Spool
+    from cpscore.session_views import deal_text
 
-    rules = get_rules("1-6").with_settings(surrender=3)  # whole units: marshal keeps them (2.5 needs pickle)
-    deal = build_deal([entry_from_argument(hand) for hand in hands], rules)
-    outcome = kernel(deal.seats, rules)
+    rules = get_rules("1-6").with_settings(surrender=2.5)
+    entries = [entry_from_argument(hand) for hand in hands]
+    ledger, spool = Ledger(rules), Spool()
+    text = DealText(1, 1, entries)
+    deal, outcome = ledger.take(text, "s.txt")
     assert any(outcome.naturals)
-    assert unpack(marshal.loads(marshal.dumps(pack(deal, outcome)))) == (deal, outcome)
+    result = ledger.result(text, deal, outcome)
+    written = [deal_text("table", result, "*"), deal_text("jsonl", result)]
+    for item in written:
+        spool.put(item)
+    assert list(spool.items()) == written
+    assert written[0][6].startswith(("Amy dragon", "Amy three flushes (3); Bob surrenders"))  # the notes
+    spool.close()
 
 
 json_values = st.recursive(
@@ -686,7 +686,7 @@ def test_a_stream_that_fails_midway_is_an_environment_error(tmp_path, monkeypatc
 
 def _deal_lines_agree(path, *options):
     """Every deal's JSON line, from templates, is the generic writer's text."""
-    from cpscore.session import Ledger, Spool
+    from cpscore.session import Ledger
     from cpscore.session_views import compact_json, deal_data, deal_line
     from cpscore.textio import read_lines
 
@@ -697,14 +697,12 @@ def _deal_lines_agree(path, *options):
 
         chosen = rules or header_rules(header, str(path)) or get_rules("2-4")
         stake = Decimal(header.stake) if header.stake else 1
-        ledger, spool = Ledger(chosen, stake, None, 3), Spool()
-        for text in deals:
-            spool.put(text, *ledger.take(text, str(path)), ledger)
+        ledger = Ledger(chosen, stake, None, 3)
         count = 0
-        for result in spool.results(chosen, stake):
+        for text in deals:
+            result = ledger.result(text, *ledger.take(text, str(path)))
             assert deal_line(result) == compact_json(deal_data(result))
             count += 1
-        spool.close()
     return count
 
 

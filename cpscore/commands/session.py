@@ -277,18 +277,27 @@ def session(
     if shown_deals is not None and totals_only:
         raise click.BadParameter("has no effect with --totals, which prints no deal", param_hint="'--deal'")
     night = night_for(rules, stake, pair_stakes, spade_bonus, buy_in, race)
+    if explain not in (None, "*"):  # one pair: the names as given, checked against the night at its end
+        explain = frozenset(explain)
 
     def each_deal(deals, spool, source, name) -> None:
-        """Settle every deal into the night and keep it in the spool for printing."""
+        """Settle every deal into the night; write each deal shown as the view
+        does, at once, and keep the text in the spool for printing."""
+        from cpscore.session_views import deal_text
 
         def keep(text, deal, outcome) -> None:
-            if spool is not None:
-                try:
-                    spool.put(text, deal, outcome, night.ledger, name if several else "")
-                except OSError as error:
-                    raise EnvironmentError_(
-                        f"cannot keep the settled deals in a temporary file: {error.strerror or error}"
-                    ) from None
+            if spool is None:
+                return
+            ledger = night.ledger
+            try:
+                spool.measure(deal, outcome, ledger)
+                if shown_deals is None or shown_deals[0] <= text.number <= shown_deals[1]:
+                    result = ledger.result(text, deal, outcome, name if several else "")
+                    spool.put(deal_text(fmt, result, explain))
+            except OSError as error:
+                raise EnvironmentError_(
+                    f"cannot keep the settled deals in a temporary file: {error.strerror or error}"
+                ) from None
 
         take_deals(night, deals, source, name, skip_invalid, keep)
 
@@ -309,19 +318,16 @@ def session(
             if spool is None:
                 _print_totals(ledger, fmt, style, money, ", ".join(names), several)
                 return
-            if explain not in (None, "*"):  # one pair: both must play in the night
+            if explain not in (None, "*"):  # one pair: both must play in the night, named exactly
                 try:
-                    explain = frozenset(named_player(name, ledger.players(), "--explain") for name in explain)
+                    for player in explain:
+                        named_player(player, ledger.players(), "--explain")
                 except CpscoreError as error:
                     raise InvalidDeals([str(error)]) from None
-            results = spool.results(ledger.rules, ledger.stake)
-            if shown_deals is not None:
-                first, last = shown_deals
-                if first > ledger.deals:
-                    raise InvalidDeals([f"--deal {first}: {names[0]} has {ledger.deals} deals"])
-                results = (result for result in results if first <= result.number <= last)
+            if shown_deals is not None and shown_deals[0] > ledger.deals:
+                raise InvalidDeals([f"--deal {shown_deals[0]}: {names[0]} has {ledger.deals} deals"])
             width = spool.cell_width(money)
-            _print_session(ledger, results, fmt, style, money, totals_only, ", ".join(names), explain, several, width)
+            _print_session(ledger, spool.items(), fmt, style, money, ", ".join(names), several, width)
     except InvalidDeals as invalid:
         for problem in invalid.problems:
             click.echo(f"Error: {bounded(problem)}", err=True)
@@ -354,31 +360,24 @@ def _print_totals(ledger, fmt: str, style: str, money: bool, name: str, several:
 
 def _print_session(
     ledger,
-    results,
+    deals,
     fmt: str,
     style: str,
     money: bool,
-    totals_only: bool,
     name: str,
-    explain: object = None,
     several: bool = False,
     cell_width: int = 0,
 ) -> None:
-    """Stream the deals in the chosen format, then the totals."""
+    """Stream the deals, written in the chosen format as they were settled, then the totals."""
     from cpscore import session_views
 
-    if totals_only:
-        for _ in results:
-            pass
-        _print_totals(ledger, fmt, style, money, name, several)
-        return
     if fmt == "jsonl":
-        chunks = session_views.session_lines(ledger, results)
+        chunks = session_views.session_lines(ledger, deals)
     elif fmt == "json":
-        chunks = session_views.session_json(ledger, results)
+        chunks = session_views.session_json(ledger, deals)
     elif fmt == "csv":
-        chunks = session_views.session_csv(results)
+        chunks = session_views.session_csv(deals)
     else:
-        chunks = session_views.session_table(ledger, results, name, style, money, explain, several, cell_width)
+        chunks = session_views.session_table(ledger, deals, name, style, money, several, cell_width)
     for chunk in chunks:
         click.echo(chunk, nl=False)

@@ -140,7 +140,7 @@ def state(target: str) -> str:
     from cpscore.formatting import json_text
     from cpscore.play import choose_seats
     from cpscore.rules import to_toml
-    from cpscore.session_views import session_json
+    from cpscore.session_views import deal_json, session_json
 
     table, results = night(target)
     ledger, rules = table.ledger, table.rules
@@ -167,7 +167,13 @@ def state(target: str) -> str:
         "next": table.number,
         "over": ledger.over,
     }
-    return '{"table": ' + json_text(data, compact=True) + ', "session": ' + "".join(session_json(ledger, results)) + "}"
+    return (
+        '{"table": '
+        + json_text(data, compact=True)
+        + ', "session": '
+        + "".join(session_json(ledger, map(deal_json, results)))
+        + "}"
+    )
 
 
 # A draft deal ----------------------------------------------------------------------
