@@ -181,6 +181,8 @@ def text(value: Amount) -> str:
 
 def signed(value: Amount) -> str:
     """``+2``, ``-2`` or ``0``."""
+    if type(value) is int:  # the common case, written at once
+        return f"{value:+d}" if value else "0"
     return text(value) if value <= 0 else "+" + text(value)
 
 

@@ -1221,10 +1221,15 @@ def settlement_of(deal: Deal, rules: RuleSet, stake: Amount, outcome: Outcome, w
         )
     )
     pairs = tuple(PairResult(seats[i].name, seats[j].name, *rest) for i, j, *rest in outcome.pairs)
+    owners = deal.owners()
     owner_totals = []
-    for name in deal.owners():
-        mine = [player for player in players if player.seat.owner == name]
-        owner_totals.append(OwnerTotal(name, sum(p.units for p in mine), sum(p.amount for p in mine)))
+    if len(owners) == len(seats):  # a hand a player: each owner's total is the hand's (as sum() adds it)
+        for player in players:
+            owner_totals.append(OwnerTotal(player.seat.owner, 0 + player.units, 0 + player.amount))
+    else:
+        for name in owners:
+            mine = [player for player in players if player.seat.owner == name]
+            owner_totals.append(OwnerTotal(name, sum(p.units for p in mine), sum(p.amount for p in mine)))
     warnings = waive_warnings(seats, rules) if warn else ()
     banker = None if outcome.banker is None else seats[outcome.banker].name
     return Settlement(rules, stake, players, pairs, tuple(owner_totals), warnings, banker, outcome.standing)

@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING
 
 from cpscore.amounts import signed
 from cpscore.amounts import text as number
+from cpscore.cards import card_texts
 from cpscore.formatting import (
     ASCII_JSON,
     DEFAULT_STYLE,
@@ -226,7 +227,9 @@ class DealLines:
                 room = WIDTH - self._notes_column()
                 column = "  Notes" if room >= NOTES_MIN else ""
                 text += (
-                    ("\n" if self.widths and not text else "") + f"Deal  Line  Id        {heads}{column}".rstrip() + "\n"
+                    ("\n" if self.widths and not text else "")
+                    + f"Deal  Line  Id        {heads}{column}".rstrip()
+                    + "\n"
                 )
             elif not text:
                 text += "\n"
@@ -526,20 +529,11 @@ def _text(value: str) -> str:
     return found
 
 
-_CARD_JSON: list[str] = []
 _ROW_JSON: dict[tuple[int, object], str] = {}
+_BETWEEN = '","'  # between two card texts in a JSON list
 _ROW_SPANS = (("front", 0, 3), ("middle", 3, 8), ("back", 8, 13))
 _NO_ROWS = '"foul":false,"foul_reason":null,"rows":null,"royalties":{"front":0,"middle":0,"back":0,"total":0}'
 _NO_ROWS_BROKEN = _NO_ROWS.replace('"total"', '"broken":0,"total"')
-
-
-def _cards_json(codes: Iterable[int]) -> str:
-    if not _CARD_JSON:
-        from cpscore.cards import card_texts
-
-        _CARD_JSON.extend(f'"{text}"' for text in card_texts())
-    texts = _CARD_JSON
-    return ",".join([texts[code] for code in codes])
 
 
 def _row_json(plain: int, royalty: object) -> str:
@@ -565,7 +559,12 @@ def _player_line(player: PlayerResult, broken: bool = False) -> str:
     seat = player.seat
     codes = seat.codes
     hand = seat.hand
-    hand_json = "null" if hand is None else _text(str(hand))
+    names = card_texts()
+    texts = [names[code] for code in codes]  # card texts need no escape in JSON
+    hand_json = "null"
+    if hand is not None:  # str(hand), as a JSON string
+        hand_json = f'"{" ".join(texts[:3])} / {" ".join(texts[3:8])} / {" ".join(texts[8:])}"'
+    cards = '"' + _BETWEEN.join(texts) + '"' if texts else ""  # a surrender without cards has none
     assessment = player.assessment
     if assessment is None:
         rows = _NO_ROWS_BROKEN if broken else _NO_ROWS
@@ -575,7 +574,7 @@ def _player_line(player: PlayerResult, broken: bool = False) -> str:
         royalties = core.royalties
         row_parts = ",".join(
             [
-                f'"{name}":{{"cards":[{_cards_json(codes[start:end])}],{_row_json(plain, royalty)}}}'
+                f'"{name}":{{"cards":["{_BETWEEN.join(texts[start:end])}"],{_row_json(plain, royalty)}}}'
                 for (name, start, end), plain, royalty in zip(_ROW_SPANS, core.plains, royalties)
             ]
         )
@@ -595,7 +594,7 @@ def _player_line(player: PlayerResult, broken: bool = False) -> str:
     land_json = "null" if land is None else compact_json(fantasyland_data(land))
     return (
         f'{{"name":{_text(player.name)},"owner":{_text(seat.owner)},"hand":{hand_json},'
-        f'"cards":[{_cards_json(codes)}],{rows},{natural_json},'
+        f'"cards":[{cards}],{rows},{natural_json},'
         f'"surrendered":{"true" if seat.surrendered else "false"},"waived":{"true" if seat.waive else "false"},'
         f'"fantasyland":{land_json},"units":{_number(player.units)},"amount":{_number(player.amount)}}}'
     )
