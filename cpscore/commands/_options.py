@@ -259,6 +259,8 @@ def _load_buy_in(ctx: click.Context, param: click.Parameter, value: str | None):
 
 def check_buy_in(rules, buy_in) -> None:
     """A buy-in has an effect only under table stakes (:func:`cpscore.night.check_buy_in`)."""
+    if buy_in is None:  # nothing to check (and the night's module need not load)
+        return
     from cpscore.errors import CpscoreError
     from cpscore.night import check_buy_in as checked
 
