@@ -9,15 +9,17 @@ from __future__ import annotations
 from collections.abc import Iterable, Iterator
 from typing import TYPE_CHECKING
 
-from cpscore.amounts import signed
+from cpscore.amounts import Amount, signed
 from cpscore.amounts import text as number
 from cpscore.cards import card_texts
 from cpscore.formatting import (
     ASCII_JSON,
     DEFAULT_STYLE,
+    fantasyland_data,
     fantasyland_text,
     json_string,
     json_text,
+    natural_data,
     natural_text,
     settlement_data,
     tabulated,
@@ -554,8 +556,6 @@ def _row_json(plain: int, royalty: object) -> str:
 
 
 def _player_line(player: PlayerResult, broken: bool = False) -> str:
-    from cpscore.formatting import fantasyland_data, natural_data
-
     seat = player.seat
     codes = seat.codes
     hand = seat.hand
@@ -578,12 +578,9 @@ def _player_line(player: PlayerResult, broken: bool = False) -> str:
                 for (name, start, end), plain, royalty in zip(_ROW_SPANS, core.plains, royalties)
             ]
         )
-        total = _number(sum(royalties) + core.broken)
-        split = f'"broken":{_number(core.broken)},' if broken else ""
         rows = (
             f'"foul":{"true" if foul else "false"},"foul_reason":{_text(foul.reason) if foul else "null"},'
-            f'"rows":{{{row_parts}}},"royalties":{{"front":{_number(royalties[0])},'
-            f'"middle":{_number(royalties[1])},"back":{_number(royalties[2])},{split}"total":{total}}}'
+            f'"rows":{{{row_parts}}},"royalties":{_royalties_json(royalties, core.broken, broken)}'
         )
     natural = player.natural
     if natural is None:
@@ -600,12 +597,47 @@ def _player_line(player: PlayerResult, broken: bool = False) -> str:
     )
 
 
+def _royalties_json(royalties: tuple[Amount, Amount, Amount], split: Amount, broken: bool) -> str:
+    """A hand's ``royalties`` object (with ``broken``: its split royalties too);
+    the same few come again and again, so whole ones are written once."""
+    key = (royalties, split, broken)
+    whole = type(split) is int and all(type(amount) is int for amount in royalties)
+    found = _ROYALTIES_JSON.get(key) if whole else None
+    if found is None:
+        part = f'"broken":{_number(split)},' if broken else ""
+        found = (
+            f'{{"front":{_number(royalties[0])},"middle":{_number(royalties[1])},"back":{_number(royalties[2])},'
+            f'{part}"total":{_number(sum(royalties) + split)}}}'
+        )
+        if whole and len(_ROYALTIES_JSON) < 10_000:
+            _ROYALTIES_JSON[key] = found
+    return found
+
+
+_ROYALTIES_JSON: dict[tuple[tuple[Amount, Amount, Amount], Amount, bool], str] = {}
+
+
 def _pair_line(pair: PairResult, shown: Extras | None = None) -> str:
     f, m, b = pair.rows
-    numbers = (pair.row_units, pair.bonus, pair.royalties, pair.natural, pair.surrender, pair.units)
+    row_units, bonus, royalties, natural, surrender, units = (
+        pair.row_units,
+        pair.bonus,
+        pair.royalties,
+        pair.natural,
+        pair.surrender,
+        pair.units,
+    )
     more = "" if shown is None else _pair_extras(pair, shown)
-    if all(type(value) is int for value in (*numbers, pair.stake, pair.amount)):  # written as they are
-        row_units, bonus, royalties, natural, surrender, units = numbers
+    if (
+        type(row_units) is int
+        and type(bonus) is int
+        and type(royalties) is int
+        and type(natural) is int
+        and type(surrender) is int
+        and type(units) is int
+        and type(pair.stake) is int
+        and type(pair.amount) is int
+    ):  # written as they are
         return (
             f'{{"a":{_text(pair.a)},"b":{_text(pair.b)},"decided_by":"{pair.decided_by}","rows":[{f},{m},{b}],'
             f'"row_units":{row_units},"bonus":{bonus},"royalties":{royalties},"multiplier":{pair.multiplier},'
