@@ -15,6 +15,8 @@ from cpscore.cards import card_texts
 from cpscore.formatting import (
     ASCII_JSON,
     DEFAULT_STYLE,
+    cut_text,
+    cuts,
     fantasyland_data,
     fantasyland_text,
     json_string,
@@ -22,6 +24,7 @@ from cpscore.formatting import (
     natural_data,
     natural_text,
     settlement_data,
+    splits,
     tabulated,
     text_width,
 )
@@ -116,8 +119,6 @@ def replacement_report(replacement: Replacement) -> list[str]:
 def deal_notes(result: DealResult) -> str:
     """What a deal's table line notes beside the units (fouls, naturals, surrenders,
     Fantasyland, the banker, stake changes, cuts, race points)."""
-    from cpscore.formatting import cut_text, cuts, splits
-
     settlement = result.settlement
     notes = list(result.changes)  # stake and @players lines before the deal ("stake 20 from here", "Dan joins")
     if settlement.banker is not None:
