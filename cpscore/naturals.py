@@ -243,9 +243,9 @@ class Facts:
 
 class Bound:
     """A screen that is one bound on a count of the :class:`Facts`
-    (``distinct <= 7``, ``low >= 8``).  Bounds on the same count merge: of
-    ``distinct <= 4`` and ``distinct <= 7`` only the weaker needs testing, so a
-    rule set with many naturals screens a hand in a few comparisons."""
+    (``distinct <= 7``, ``low >= 8``).  A rule set's screen (:func:`screen_of`)
+    merges bounds on the same count: of ``distinct <= 4`` and ``distinct <= 7``
+    only the weaker is tested, so many naturals screen a hand in a few comparisons."""
 
     __slots__ = ("field", "op", "value")
 
@@ -264,10 +264,6 @@ class Bound:
         return isinstance(other, Bound) and (self.field, self.op, self.value) == (other.field, other.op, other.value)
 
     __hash__ = None  # type: ignore[assignment]
-
-    def weaker(self, other: Bound) -> bool:
-        """Whether this bound passes everything ``other`` passes (same count and test)."""
-        return self.value >= other.value if self.op == "<=" else self.value <= other.value
 
 
 def _made(test: Callable[[Facts], bool]) -> Callable[[Sequence[Card], Facts, Hand | None, RuleSet], Any]:

@@ -7,7 +7,7 @@ apart so that a single deal's start-up does not load it.
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Final
 
 from cpscore.amounts import Amount, signed
 from cpscore.amounts import text as number
@@ -157,6 +157,9 @@ PREFIX = 22
 #: so far (the columns), each line of cells (units, and with money the money),
 #: its notes, and its reasons (``explain``; None without).
 TableDeal = tuple[int, int, str, str, list[str], list[list[str]], str, "str | None"]
+#: Where a TableDeal keeps its notes and its reasons.
+TABLE_NOTES: Final = 6
+TABLE_REASONS: Final = 7
 
 
 def table_deal(result: DealResult, explain: object = None) -> TableDeal:
@@ -692,7 +695,7 @@ def session_table(
     for deal in deals:  # the title waits for the first good deal
         yield heading + lines.line(deal)
         heading = ""
-        reasons = deal[7]
+        reasons = deal[TABLE_REASONS]
         if reasons is not None:
             yield lines.flush()
             if not reasons:

@@ -175,3 +175,30 @@ def test_focus_errors(args, message):
     result = cli(*args, "-", input=NIGHT)
     assert result.exit_code == 2 and result.stdout == ""
     assert message in result.stderr, result.stderr
+
+
+def test_a_deal_shown_alone_keeps_the_nights_column_width(tmp_path):
+    """--deal N writes only deal N, but its cells are as wide as the night's
+    widest (deal 1's +20000 (+20000), a column wider than deal 2's own)."""
+    path = tmp_path / "s.txt"
+    path.write_text(
+        "@rules ofc\n@stake 1000\n\n"
+        f"Amy: {AMY}\nBob: Qs Qd 3c / 2h 3h 4h 5h 6h / 8c 9d Td Jc Qc\n\n"
+        "Amy: 2d 3d 4d / Th Tc 8d 8s 3s / Kh Qh Jh 8h 2h\nBob: 5c 6c 7c / 9s Js Ts 4s 6d / As Ks Qs 2s 3c\n"
+    )
+    whole = cli("session", str(path)).stdout.splitlines()
+    alone = cli("session", "--deal", "2", str(path)).stdout.splitlines()
+    second = whole[whole.index(next(line for line in whole if line.startswith("   2  "))) :][:2]
+    assert second[0].startswith("   2     7  ") and "+5000 (+25000)   -5000 (-25000)" in second[1]
+    assert alone[alone.index(second[0]) + 1] == second[1]
+
+
+@pytest.mark.parametrize("pair", ["Zed:Yan", "Yan:Zed", "Amy:Zed"])
+def test_explain_pair_names_the_first_given_player_who_does_not_play(pair):
+    from pathlib import Path
+
+    session = str(Path(__file__).parent.parent / "examples" / "session.txt")
+    result = cli("session", "--explain-pair", pair, session)
+    missing = next(name for name in pair.split(":") if name not in ("Amy", "Bob", "Cy"))
+    assert result.exit_code == 2 and result.stdout == ""
+    assert f"--explain names '{missing}'" in result.stderr, result.stderr

@@ -168,3 +168,52 @@ def test_relabelling_suits_within_colours_changes_nothing(case, suits):
     assert by_name(settle(relabelled, rules, stake, pair_stakes, **extra)) == by_name(
         settle(deal, rules, stake, pair_stakes, **extra)
     )
+
+
+# The kernel values hands itself where a rule set plays rows as dealt (scoring._Model.simple):
+# whatever the rule set, its cores must be evaluate_core's and its naturals detect's.
+HOUSE_VARIANTS = (
+    {},
+    {"mode": "row-bonus"},
+    {"mode": "row-value", "cancel_when_both": True},
+    {"spade_bonus": "own"},
+    {"max_per_hand": 1},
+    {"wheel": "second"},
+)
+
+
+def _strong(seat):
+    """The seat's 13 cards set greedily: the strongest back, then the strongest
+    middle of the rest (rows that pay royalties and make naturals, seldom a foul)."""
+    cards = list(seat.cards)
+    back = max(itertools.combinations(cards, 5), key=evaluate_row)
+    rest = [card for card in cards if card not in back]
+    middle = max(itertools.combinations(rest, 5), key=evaluate_row)
+    front = tuple(card for card in rest if card not in middle)
+    hand = Hand(front, middle, back)
+    return seat._replace(hand=hand, cards=hand.cards())
+
+
+@settings(max_examples=300, deadline=None)
+@given(deals(), st.sampled_from(HOUSE_VARIANTS), st.booleans())
+def test_the_kernels_cores_and_naturals_are_the_evaluators(case, variant, strong):
+    from cpscore.naturals import detect
+    from cpscore.rules import RulesError
+    from cpscore.scoring import evaluate_core, kernel
+
+    deal, rules, stake, pair_stakes, extra = case
+    if strong:
+        deal = Deal(tuple(_strong(seat) for seat in deal.seats))
+    try:
+        rules = rules.with_settings(**variant)
+    except RulesError:  # a variant this rule set cannot take
+        pass
+    outcome = kernel(deal.seats, rules, stake, pair_stakes, **extra)
+    for seat, core, natural in zip(deal.seats, outcome.cores, outcome.naturals):
+        if seat.surrendered:
+            continue
+        codes = seat.codes
+        expected = detect(seat.cards, seat.hand, rules) if rules.naturals.units and not seat.waive else None
+        assert natural == expected
+        if natural is None:
+            assert core == evaluate_core(codes[:3], codes[3:8], codes[8:], rules)

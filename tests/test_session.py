@@ -594,7 +594,7 @@ def test_the_spool_gives_back_each_deal_as_its_view_wrote_it(case):
 def test_the_spool_keeps_naturals_and_surrenders(hands):
     from cpscore.deal import entry_from_argument
     from cpscore.session import DealText, Ledger, Spool
-    from cpscore.session_views import deal_text
+    from cpscore.session_views import TABLE_NOTES, deal_text
 
     rules = get_rules("1-6").with_settings(surrender=2.5)
     entries = [entry_from_argument(hand) for hand in hands]
@@ -607,7 +607,7 @@ def test_the_spool_keeps_naturals_and_surrenders(hands):
     for item in written:
         spool.put(item)
     assert list(spool.items()) == written
-    assert written[0][6].startswith(("Amy dragon", "Amy three flushes (3); Bob surrenders"))  # the notes
+    assert written[0][TABLE_NOTES].startswith(("Amy dragon", "Amy three flushes (3); Bob surrenders"))
     spool.close()
 
 

@@ -142,14 +142,15 @@ def explain_choice(explain: bool, pair):
 
 
 def _load_explain(ctx: click.Context, param: click.Parameter, value: str | None):
-    """None (no explanation), ``"*"`` (every pair) or the two players of one pair."""
+    """None (no explanation), ``"*"`` (every pair) or the two players of one
+    pair, in the order given (an error names the first that does not play)."""
     if value is None or value == "*":
         return value
     a, colon, b = value.partition(":")
     a, b = a.strip(), b.strip()
     if not (colon and a and b) or a == b:
         raise click.BadParameter(f"{shown(value)} is not A:B, two players (for example Amy:Bob)")
-    return frozenset((a, b))
+    return (a, b)
 
 
 def check_explain(explain, fmt: str) -> None:

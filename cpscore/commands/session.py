@@ -277,8 +277,8 @@ def session(
     if shown_deals is not None and totals_only:
         raise click.BadParameter("has no effect with --totals, which prints no deal", param_hint="'--deal'")
     night = night_for(rules, stake, pair_stakes, spade_bonus, buy_in, race)
-    if explain not in (None, "*"):  # one pair: the names as given, checked against the night at its end
-        explain = frozenset(explain)
+    # One pair: its two players as given (checked against the night at its end); None or "*" as they are.
+    pair = explain if explain in (None, "*") else frozenset(explain)
 
     def each_deal(deals, spool, source, name) -> None:
         """Settle every deal into the night; write each deal shown as the view
@@ -293,7 +293,7 @@ def session(
                 spool.measure(deal, outcome, ledger)
                 if shown_deals is None or shown_deals[0] <= text.number <= shown_deals[1]:
                     result = ledger.result(text, deal, outcome, name if several else "")
-                    spool.put(deal_text(fmt, result, explain))
+                    spool.put(deal_text(fmt, result, pair))
             except OSError as error:
                 raise EnvironmentError_(
                     f"cannot keep the settled deals in a temporary file: {error.strerror or error}"
