@@ -99,7 +99,7 @@ def test_a_second_tap_on_save_does_not_save_the_deal_twice(served):
     status, again = served.request("POST", "api/save", {"hands": DEAL})  # no key: the hands say it
     assert status == 409 and again["repeat"] == {"deal": 1, "digest": saved["digest"]}
     assert again["field"] == "again"
-    assert again["error"].startswith(f"deal 1 ({saved['digest']}) of {served.path} has the same hands")
+    assert again["error"].startswith(f"deal 1 ({saved['digest']}) of night.txt has the same hands")
     assert deal_count(served.path) == 1
 
 
@@ -137,13 +137,13 @@ def test_undo_removes_the_last_deal_and_only_the_one_expected(served):
     assert status == 400 and wrong["error"].startswith("the last deal is deal 2, not 1")
     status, other = served.request("POST", "api/undo", {"expect": 2, "digest": "0badcafe"})
     assert status == 400
-    assert other["error"].startswith(f"deal 2 of {served.path} is {digest}, not '0badcafe': the session changed")
+    assert other["error"].startswith(f"deal 2 of night.txt is {digest}, not '0badcafe': the session changed")
     status, unnamed = served.request("POST", "api/undo", {"expect": 2})
     assert (status, unnamed["field"]) == (400, "digest")
     assert deal_count(served.path) == 2
     status, undone = served.request("POST", "api/undo", {"expect": 2, "digest": digest})
     assert (status, undone["removed"], undone["digest"]) == (200, 2, digest)
-    assert undone["report"][0] == f"removed deal 2 (line 9, {digest}) from {served.path}:"
+    assert undone["report"][0] == f"removed deal 2 (line 9, {digest}) from night.txt:"  # never the server's folder
     assert deal_count(served.path) == 1
     assert served.request("POST", "api/undo", {"digest": digest})[0] == 200
     status, none = served.request("POST", "api/undo", {"digest": digest})
@@ -550,8 +550,7 @@ def test_a_save_at_terms_the_file_no_longer_has_shows_the_deal_anew_and_writes_n
     status, stale = served.request("POST", "api/save", body)
     assert (status, stale["field"]) == (409, "deal")
     assert stale["error"] == (
-        f"{served.path} changed since this deal was shown: it would now be deal 2, settled as shown again; "
-        "nothing was saved"
+        "night.txt changed since this deal was shown: it would now be deal 2, settled as shown again; nothing was saved"
     )
     assert stale["deal"]["deal"] == 2 and stale["deal"]["stake"] == 100 and stale["terms"] != checked["terms"]
     assert _read(served.path) == before and deal_count(served.path) == 1
@@ -575,7 +574,7 @@ def test_a_repeat_is_refused_naming_the_earlier_deal_and_again_saves_it(served):
     status, refused = served.request("POST", "api/save", {"hands": DEAL, "key": "k-second"})
     assert (status, refused["repeat"], refused["field"]) == (409, repeat, "again")
     assert refused["error"] == (
-        f"deal 1 ({first['digest']}) of {served.path} has the same hands: this deal is in the file already; "
+        f"deal 1 ({first['digest']}) of night.txt has the same hands: this deal is in the file already; "
         "if it really was dealt twice, add it again with --again"
     )
     assert _read(served.path) == before
@@ -604,8 +603,70 @@ def test_a_stale_undo_from_another_phone_removes_nothing(served):
     # Phone A's armed Undo still names the deal 2 it showed: refused, and B's deal stays.
     status, refused = served.request("POST", "api/undo", {"expect": 2, "digest": shown["digest"]})
     assert status == 400
-    assert refused["error"].startswith(f"deal 2 of {served.path} is {corrected['digest']}, not '{shown['digest']}'")
+    assert refused["error"].startswith(f"deal 2 of night.txt is {corrected['digest']}, not '{shown['digest']}'")
     assert "nothing is removed" in refused["error"]
     assert _read(served.path) == before
     _, state = served.request("GET", "api/state")
     assert [deal["digest"] for deal in state["session"]["deals"]][-1] == corrected["digest"]
+
+
+def test_a_negative_content_length_is_refused_and_removes_nothing(served):
+    served.request("POST", "api/save", {"hands": DEAL})
+    head = "POST /api/undo HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n"
+    answer = _raw(served.port, (head + 'Content-Length: -5\r\n\r\n{"digest": "x"}').encode())
+    assert answer.startswith(b"HTTP/1.0 400") and b"Content-Length is negative" in answer
+    assert deal_count(served.path) == 1
+
+
+def test_a_request_naming_thousands_of_seats_is_refused_at_once(refusing):
+    names = " ".join(f"{index:x}" for index in range(12_000))  # within the 64 KiB a request may have
+    status, answer = refusing.request("POST", "api/check", {"players": names, "hands": {}})
+    assert status == 400 and answer["error"] == "a table seats at most 64 players" and answer["field"] == "players"
+    hands = {f"P{index}": "" for index in range(65)}
+    assert refusing.request("POST", "api/check", {"hands": hands})[0] == 400
+
+
+@pytest.mark.slow  # waits out the server's deadline: CI runs it (-m slow)
+def test_a_body_that_stops_coming_is_answered_408_and_a_slow_drip_is_cut_off(served):
+    from cpscore.web.server import DEADLINE
+
+    head = (
+        b"POST /api/save HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: 500\r\n\r\n"
+    )
+    with socket.create_connection(("127.0.0.1", served.port), timeout=DEADLINE * 3) as connection:
+        connection.sendall(head + b'{"hands": {"Amy"')  # and then nothing, the connection left open
+        answer = b""
+        while chunk := connection.recv(65536):  # the answer, until the server closes
+            answer += chunk
+    assert answer.startswith(b"HTTP/1.0 408") and b"did not arrive whole within" in answer
+    with socket.create_connection(("127.0.0.1", served.port), timeout=DEADLINE * 3) as connection:
+        dripped = b""
+        for byte in b"GET /api/state HTTP/1.1\r\nHost: 127.0.0.1\r\n":  # a byte a second: never a whole request
+            try:
+                connection.sendall(bytes([byte]))
+                dripped += connection.recv(1, socket.MSG_DONTWAIT)
+            except BlockingIOError:
+                pass
+            except OSError:  # cut off
+                break
+            threading.Event().wait(1)
+        else:
+            raise AssertionError("the server kept reading a request that never ended")
+    assert served.request("POST", "api/save", {"hands": DEAL})[0] == 200
+    code, _, err = served.stop()
+    assert code == 0 and err == ""
+
+
+@pytest.mark.slow  # many connections at once: CI runs it (-m slow)
+def test_two_hundred_phones_at_once_are_all_answered(served):
+    answers: list[int] = []
+
+    def ask() -> None:
+        answers.append(served.request("GET", "api/state")[0])
+
+    threads = [threading.Thread(target=ask) for _ in range(200)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert answers == [200] * 200

@@ -61,6 +61,8 @@ if TYPE_CHECKING:
 
 #: The largest request body taken, in bytes (a deal is well under 2 KiB).
 MAX_BODY = 64 * 1024
+#: The most seats a request may name: checking a deal stays quick however it is sent.
+MAX_SEATS = 64
 
 #: The page's files, shipped in the package.
 STATIC = os.path.join(os.path.dirname(os.path.abspath(__file__)), "static")
@@ -194,6 +196,10 @@ class Draft:
         if ledger.over is not None:
             raise Failure(400, ledger.over)
         players = _text(body, "players")
+        hands = body.get("hands", {})
+        listed = players.split(",") if "," in players else players.split()
+        if len(listed) > MAX_SEATS or (isinstance(hands, dict) and len(hands) > MAX_SEATS):
+            raise Failure(400, f"a table seats at most {MAX_SEATS} players", "players")
         try:
             usual = choose_seats(table, ())
         except CpscoreError:
@@ -205,7 +211,6 @@ class Draft:
             self.seats = choose_seats(table, given)
         except CpscoreError as error:
             raise Failure(400, str(error), "players") from None
-        hands = body.get("hands", {})
         if not isinstance(hands, dict) or not all(isinstance(hand, str) for hand in hands.values()):
             raise Failure(400, "hands must map each seat to its hand's text", None)
         for name in hands:
@@ -418,7 +423,7 @@ def _number(body: dict[str, Any], key: str) -> int | None:
 def _json_answer(data: object, status: int = 200) -> bottle.HTTPResponse:
     from cpscore.formatting import json_text
 
-    body = data if isinstance(data, str) else json_text(data, compact=True)
+    body = _public(data if isinstance(data, str) else json_text(data, compact=True), json=True)
     return bottle.HTTPResponse(
         body, status, {"Content-Type": "application/json; charset=utf-8", "Cache-Control": "no-store"}
     )
@@ -427,7 +432,25 @@ def _json_answer(data: object, status: int = 200) -> bottle.HTTPResponse:
 def _error(status: int, message: str, field: str | None = None, **extra: object) -> bottle.HTTPResponse:
     from cpscore.errors import bounded
 
-    return _json_answer({"error": bounded(message), "field": field, **extra}, status)
+    return _json_answer({"error": bounded(_public(message)), "field": field, **extra}, status)
+
+
+def _public(text: str, json: bool = False) -> str:
+    """An answer as the phones may read it: the session file named by its
+    name, never by where it lies on the server (its folder, the user's name);
+    ``json``: the text is JSON, where the path is written escaped."""
+    target = bottle.request.app.config.get("cpscore.target") if bottle.request.environ else None
+    if not target:
+        return text
+    from cpscore.formatting import json_string
+
+    name = os.path.basename(target)
+    for place in sorted({os.path.realpath(target), os.path.abspath(target), target}, key=len, reverse=True):
+        if place != name:
+            text = (
+                text.replace(json_string(place)[1:-1], json_string(name)[1:-1]) if json else text.replace(place, name)
+            )
+    return text
 
 
 def _answered(function: Callable[..., object]) -> Callable[..., bottle.HTTPResponse]:
@@ -468,9 +491,14 @@ def _body() -> dict[str, Any]:
         length = request.content_length
     except ValueError:
         raise Failure(400, "the request's Content-Length is not a number") from None
+    if length < 0 and request.environ.get("CONTENT_LENGTH"):  # -1 alone: no Content-Length, no body
+        raise Failure(400, "the request's Content-Length is negative")
     if length > MAX_BODY:
         raise Failure(413, f"the request has {length} bytes, over the limit of {MAX_BODY}")
-    raw = request.environ["wsgi.input"].read(length) if length > 0 else b""
+    try:
+        raw = request.environ["wsgi.input"].read(length) if length > 0 else b""
+    except TimeoutError as error:  # the server's deadline (cpscore.web.server.DEADLINE)
+        raise Failure(408, str(error) or "the request did not arrive whole in time") from None
     if len(raw) < max(length, 0):
         raise Failure(400, "the request was cut short")
     try:
@@ -494,6 +522,7 @@ def make_app(target: str, token: str | None = None) -> bottle.Bottle:
     import threading
 
     app = bottle.Bottle(catchall=True, autojson=False)
+    app.config["cpscore.target"] = target  # named in answers by its name alone (_public)
     saving = threading.Lock()
 
     def refused(response: bottle.HTTPError) -> str:

@@ -2,17 +2,24 @@
 (:mod:`wsgiref`), one thread a request.
 
 Requests are answered each in its own thread, so a phone that is slow to
-send (or stops halfway) holds up no other: a connection quiet for
-:data:`TIMEOUT` seconds is dropped, and one the phone closes mid-request
-ends quietly (no traceback on the terminal: nothing went wrong on the
-table's side).  Saves from several threads at once are serialised by the
-session file's lock (:func:`cpscore.safefile.rewrite`), as concurrent
+send (or stops halfway) holds up no other.  A request must arrive whole
+within :data:`DEADLINE` seconds, however slowly its bytes drip in (else it
+is answered 408, or dropped while its headers are still coming); at most
+:data:`THREADS` requests are read at once, and the connections beyond wait
+in a listen queue of :data:`BACKLOG`, so a crowd of slow phones can neither
+grow the threads without limit nor get a reset.  A phone that closes
+mid-request ends quietly (no traceback on the terminal: nothing went wrong
+on the table's side).  Saves from several threads at once are serialised by
+the session file's lock (:func:`cpscore.safefile.rewrite`), as concurrent
 ``cpscore add`` runs are.
 """
 
 from __future__ import annotations
 
+import io
 import socket
+import threading
+import time
 from socketserver import ThreadingMixIn
 from typing import TYPE_CHECKING
 from wsgiref.simple_server import WSGIRequestHandler, WSGIServer
@@ -20,12 +27,64 @@ from wsgiref.simple_server import WSGIRequestHandler, WSGIServer
 if TYPE_CHECKING:
     from wsgiref.types import WSGIApplication
 
-#: Seconds a connection may stay silent before it is dropped.
-TIMEOUT = 30
+#: Seconds a request may take to arrive whole (its line, headers and body).
+DEADLINE = 10
+#: Requests read and answered at once (one thread each).
+THREADS = 32
+#: Connections waiting to be accepted.
+BACKLOG = 256
+
+
+class RequestTimeout(TimeoutError):
+    """The request did not arrive whole within :data:`DEADLINE` seconds."""
+
+
+class _Deadline(io.RawIOBase):
+    """A connection's bytes, read until a deadline: each read waits at most the
+    time left, and none starts after it (a client that sends a byte now and
+    then is stopped too)."""
+
+    def __init__(self, connection: socket.socket, seconds: float) -> None:
+        self.connection = connection
+        self.end = time.monotonic() + seconds
+
+    def readable(self) -> bool:
+        return True
+
+    def readinto(self, buffer: memoryview) -> int:  # type: ignore[override]
+        left = self.end - time.monotonic()
+        if left <= 0:
+            raise RequestTimeout(f"the request did not arrive whole within {DEADLINE} seconds")
+        self.connection.settimeout(left)
+        try:
+            return self.connection.recv_into(buffer)
+        except TimeoutError:
+            raise RequestTimeout(f"the request did not arrive whole within {DEADLINE} seconds") from None
 
 
 class _Server(ThreadingMixIn, WSGIServer):
     daemon_threads = True  # a stop does not wait for a phone that never finishes its request
+    request_queue_size = BACKLOG
+
+    def server_activate(self) -> None:
+        self.slots = threading.BoundedSemaphore(THREADS)
+        super().server_activate()
+
+    def process_request(self, request: socket.socket, client_address: object) -> None:  # type: ignore[override]
+        """A thread for the request once one of :data:`THREADS` is free (the
+        deadline frees them); the connections meanwhile wait in the queue."""
+        self.slots.acquire()
+        try:
+            super().process_request(request, client_address)
+        except BaseException:
+            self.slots.release()
+            raise
+
+    def process_request_thread(self, request: socket.socket, client_address: object) -> None:  # type: ignore[override]
+        try:
+            super().process_request_thread(request, client_address)
+        finally:
+            self.slots.release()
 
     def handle_error(self, request: object, client_address: object) -> None:
         """A connection that failed (closed, reset, timed out): nothing to print."""
@@ -36,7 +95,9 @@ class _Server6(_Server):
 
 
 class _Handler(WSGIRequestHandler):
-    timeout = TIMEOUT
+    def setup(self) -> None:
+        super().setup()
+        self.rfile = io.BufferedReader(_Deadline(self.connection, DEADLINE))
 
     def log_message(self, format: str, *args: object) -> None:
         """No line per request on the terminal: the page shows what happened."""
