@@ -429,3 +429,34 @@ def test_a_deal_dealt_twice_is_saved_only_by_the_tap_that_says_so(browser, serve
     _until(driver, lambda: "Saved deal 2" in _text(driver, "saved"), "the repeat was not saved")
     assert deal_count(served.path) == 2
     assert not driver.find_element(By.ID, "again").is_displayed()
+
+
+def test_seats_named_like_javascripts_own_names_play_a_deal(browser, tmp_path):
+    """Names are keys in the page's maps: __proto__, constructor and toString are names like any other."""
+    server = Served(tmp_path / "night.txt", "--rules", "ofc", "--players", "__proto__ constructor toString")
+    try:
+        driver = browser
+        _open(driver, server)
+        for index, hand in enumerate((AMY, BOB, CY)):
+            driver.find_element(By.ID, f"hand-{index}").send_keys(hand)
+        _until(driver, lambda: driver.find_element(By.ID, "save").is_enabled(), "the deal never became savable")
+        driver.find_element(By.ID, "save").click()
+        _until(driver, lambda: "Saved deal 1" in _text(driver, "saved"), "the save was not confirmed")
+        text = pathlib.Path(server.path).read_text()
+        assert f"__proto__: {AMY}" in text and f"constructor: {BOB}" in text and f"toString: {CY}" in text
+    finally:
+        server.stop()
+
+
+def test_shared_the_token_leaves_the_address_bar_and_a_reload_still_works(browser, tmp_path):
+    server = Served(tmp_path / "night.txt", "--rules", "ofc", "--players", "Amy Bob Cy", "--host", "0.0.0.0")
+    try:
+        driver = browser
+        url = f"http://127.0.0.1:{server.port}/?token={server.token}"
+        _open(driver, server, url=url)
+        _until(driver, lambda: "token" not in driver.current_url, "the token stayed in the address bar")
+        driver.refresh()  # the cookie carries the token now
+        _until(driver, lambda: driver.find_elements(By.ID, "hand-2"), "the page did not load again without the token")
+        assert "token" not in driver.current_url
+    finally:
+        server.stop()

@@ -9,11 +9,20 @@
   const ROWS = [["front", 3], ["middle", 5], ["back", 5]];
   const HAND = 13;
   const token = new URLSearchParams(window.location.search).get("token");
+  // The token has set its cookie by now (the page's answer): it leaves the address bar, so that
+  // it is not shown over a shoulder, kept in the history or shared with the address.
+  if (token) {
+    try { window.history.replaceState(null, "", window.location.pathname); } catch (error) { /* kept */ }
+  }
 
   let table = null;      // the server's table: rules, stakes, seats, next deal
   let session = null;    // cpscore session --format json
   let seats = [];        // the seats of the deal being entered
-  const drafts = {};     // name -> {text, surrender, waive, out}
+  // Maps keyed by a player's name have no prototype: a seat named __proto__, constructor or
+  // toString is a name like any other.
+  const byName = () => Object.create(null);
+  const own = (object, key) => (Object.prototype.hasOwnProperty.call(object, key) ? object[key] : undefined);
+  const drafts = byName(); // name -> {text, surrender, waive, out}
   let active = 0;        // the seat the card buttons fill
   let timer = null;
   let asked = 0;         // the last check sent: older answers are dropped
@@ -322,7 +331,7 @@
   }
 
   function dealBody() {
-    const hands = {};
+    const hands = byName();
     for (const name of seats) hands[name] = sent(name);
     return { players: $("players").value, hands };
   }
@@ -357,7 +366,7 @@
   function showChecks(answer) {
     const reports = answer.seats || {};
     seats.forEach((name, index) => {
-      const report = reports[name] || {};
+      const report = own(reports, name) || {};
       // A hand still being tapped in is not wrong yet: its count says how far it is.
       const hand = draft(name);
       const partial = cardsIn(hand.text).length < HAND && !hand.surrender && !hand.out && !strayWord(hand.text);
@@ -490,7 +499,7 @@
     box.append(list);
     // The settlement matrix: each row's player against each column's, in units.
     const names = deal.players.map((player) => player.name);
-    const units = {};
+    const units = byName();
     for (const pair of deal.pairs) {
       units[`${pair.a}\u0000${pair.b}`] = pair.units;
       units[`${pair.b}\u0000${pair.a}`] = -pair.units;
