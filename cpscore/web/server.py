@@ -4,10 +4,10 @@
 Requests are answered each in its own thread, so a phone that is slow to
 send (or stops halfway) holds up no other.  A request must arrive whole
 within :data:`DEADLINE` seconds, however slowly its bytes drip in (else it
-is answered 408, or dropped while its headers are still coming); at most
-:data:`THREADS` requests are read at once, and the connections beyond wait
-in a listen queue of :data:`BACKLOG`, so a crowd of slow phones can neither
-grow the threads without limit nor get a reset.  A phone that closes
+is answered 408, or dropped while its headers are still coming), and its
+answer must go out within :data:`SEND_TIMEOUT`: a slow phone holds its
+thread for a bounded time.  Connections wait in a listen queue of
+:data:`BACKLOG`, so a crowd of phones at once is not reset.  A phone that closes
 mid-request ends quietly (no traceback on the terminal: nothing went wrong
 on the table's side).  Saves from several threads at once are serialised by
 the session file's lock (:func:`cpscore.safefile.rewrite`), as concurrent
@@ -18,7 +18,6 @@ from __future__ import annotations
 
 import io
 import socket
-import threading
 import time
 from socketserver import ThreadingMixIn
 from typing import TYPE_CHECKING
@@ -29,10 +28,10 @@ if TYPE_CHECKING:
 
 #: Seconds a request may take to arrive whole (its line, headers and body).
 DEADLINE = 10
-#: Requests read and answered at once (one thread each).
-THREADS = 32
 #: Connections waiting to be accepted.
 BACKLOG = 256
+#: Seconds an answer may take to be sent (a long night's state to a slow phone).
+SEND_TIMEOUT = 30
 
 
 class RequestTimeout(TimeoutError):
@@ -66,26 +65,6 @@ class _Server(ThreadingMixIn, WSGIServer):
     daemon_threads = True  # a stop does not wait for a phone that never finishes its request
     request_queue_size = BACKLOG
 
-    def server_activate(self) -> None:
-        self.slots = threading.BoundedSemaphore(THREADS)
-        super().server_activate()
-
-    def process_request(self, request: socket.socket, client_address: object) -> None:  # type: ignore[override]
-        """A thread for the request once one of :data:`THREADS` is free (the
-        deadline frees them); the connections meanwhile wait in the queue."""
-        self.slots.acquire()
-        try:
-            super().process_request(request, client_address)
-        except BaseException:
-            self.slots.release()
-            raise
-
-    def process_request_thread(self, request: socket.socket, client_address: object) -> None:  # type: ignore[override]
-        try:
-            super().process_request_thread(request, client_address)
-        finally:
-            self.slots.release()
-
     def handle_error(self, request: object, client_address: object) -> None:
         """A connection that failed (closed, reset, timed out): nothing to print."""
 
@@ -94,10 +73,27 @@ class _Server6(_Server):
     address_family = socket.AF_INET6
 
 
+class _Answer(io.BufferedIOBase):
+    """The connection's writing side: an answer has :data:`SEND_TIMEOUT`
+    seconds to go out, whatever time the request's deadline had left."""
+
+    def __init__(self, connection: socket.socket) -> None:
+        self.connection = connection
+
+    def writable(self) -> bool:
+        return True
+
+    def write(self, data: bytes) -> int:  # type: ignore[override]
+        self.connection.settimeout(SEND_TIMEOUT)
+        self.connection.sendall(data)
+        return len(data)
+
+
 class _Handler(WSGIRequestHandler):
     def setup(self) -> None:
         super().setup()
         self.rfile = io.BufferedReader(_Deadline(self.connection, DEADLINE))
+        self.wfile = _Answer(self.connection)
 
     def log_message(self, format: str, *args: object) -> None:
         """No line per request on the terminal: the page shows what happened."""
