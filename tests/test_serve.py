@@ -670,3 +670,26 @@ def test_two_hundred_phones_at_once_are_all_answered(served):
     for thread in threads:
         thread.join()
     assert answers == [200] * 200
+
+
+def test_a_poll_of_an_unchanged_night_gets_304_and_no_body(served):
+    import urllib.error
+    import urllib.request
+
+    def state(tag: str | None = None):
+        headers = {"If-None-Match": tag} if tag else {}
+        request = urllib.request.Request(served.base + "api/state", headers=headers)
+        try:
+            with urllib.request.urlopen(request, timeout=30) as answer:
+                return answer.status, answer.headers.get("ETag"), answer.read()
+        except urllib.error.HTTPError as error:
+            return error.code, error.headers.get("ETag"), error.read()
+
+    status, tag, body = state()
+    assert status == 200 and tag and json.loads(body)["session"]["deals"] == []
+    assert state(tag) == (304, tag, b"")
+    assert state('"another"')[0] == 200
+    served.request("POST", "api/save", {"hands": DEAL})
+    status, changed, body = state(tag)  # the night changed: the whole state, with its new tag
+    assert status == 200 and changed != tag and len(json.loads(body)["session"]["deals"]) == 1
+    assert state(changed) == (304, changed, b"")

@@ -44,6 +44,7 @@ the lock file beside it, as ``add`` does).
 from __future__ import annotations
 
 import functools
+import hashlib
 import hmac
 import json
 import os
@@ -568,9 +569,17 @@ def make_app(target: str, token: str | None = None) -> bottle.Bottle:
         return bottle.static_file(name, root=STATIC, mimetype=_FILES[name], charset="utf-8")
 
     @app.get("/api/state")
-    @_answered
     def get_state() -> object:
-        return state(target)
+        answer = _answered(state)(target)
+        if answer.status_code != 200:
+            return answer
+        # The state's tag: a phone polling with the tag of what it shows gets 304 and no body
+        # while the night is unchanged.
+        tag = '"' + hashlib.blake2s(answer.body.encode("utf-8"), digest_size=12).hexdigest() + '"'
+        answer.set_header("ETag", tag)
+        if tag in [part.strip() for part in bottle.request.get_header("If-None-Match", "").split(",")]:
+            return bottle.HTTPResponse(status=304, headers={"ETag": tag, "Cache-Control": "no-store"})
+        return answer
 
     @app.post("/api/check")
     @_answered

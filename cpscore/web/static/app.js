@@ -38,6 +38,7 @@
   let again = false;     // the table says it really was dealt twice: the save lets the repeat through
   let notice = "";       // said under the deal until it is saved: the session changed meanwhile
   let seen = null;       // what the session was when the preview was last made (see sessionMark)
+  let stateTag = null;   // the tag (ETag) of the state last shown: a poll of an unchanged night gets no body
 
   const $ = (id) => document.getElementById(id);
 
@@ -54,11 +55,13 @@
     return node;
   }
 
-  async function call(method, path, body) {
+  async function call(method, path, body, tag) {
     // The server's JSON answer; with "unreached" when none came (the network, or something between
     // the phone and the server answering instead): a save may have landed all the same.
+    // With the tag of the answer last seen: {unchanged: true} when the server has nothing new.
     const options = { method, headers: {} };
     if (token) options.headers["X-Cpscore-Token"] = token;
+    if (tag) options.headers["If-None-Match"] = tag;
     if (body !== undefined) {
       options.headers["Content-Type"] = "application/json";
       options.body = JSON.stringify(body);
@@ -69,8 +72,11 @@
     } catch (error) {
       return { error: "the server cannot be reached: is cpscore serve still running?", unreached: true };
     }
+    if (response.status === 304) return { unchanged: true };
     try {
-      return await response.json();
+      const answer = await response.json();
+      if (answer && typeof answer === "object") answer.tag = response.headers.get("ETag");
+      return answer;
     } catch (error) {
       return {
         error: `the server cannot be reached (the answer was ${response.status} ${response.statusText}, not the server's)`,
@@ -589,8 +595,11 @@
     $("rules-toml").textContent = rules.toml;
   }
 
-  async function load(fresh) {
-    const answer = await call("GET", "api/state");
+  async function load(fresh, poll) {
+    // poll: the periodic look, which sends the tag of the state last shown (an unchanged night: no body).
+    const answer = await call("GET", "api/state", undefined, poll ? stateTag : null);
+    if (answer.unchanged) return;
+    stateTag = answer.error ? null : answer.tag;
     if (answer.error) {
       $("load-error").textContent = answer.error;
       return;
@@ -713,6 +722,6 @@
     $("save").disabled = true;
     load(true);
     // Another phone's saves show up here too.
-    setInterval(() => { if (document.visibilityState === "visible") load(false); }, 5000);
+    setInterval(() => { if (document.visibilityState === "visible") load(false, true); }, 5000);
   });
 })();
