@@ -446,9 +446,9 @@ class Spool:
 
         self.file = tempfile.TemporaryFile()
         self.count = 0
-        # The largest amounts of the night, for the width of the session table's cells:
-        # a deal's units and money, and the units and money so far.
-        self.widest: list[Amount] = [0, 0, 0, 0]
+        # The longest amounts of the night (their text, without a sign), for the width of the
+        # session table's cells: a deal's units and money, and the units and money so far.
+        self.widest: list[int] = [1, 1, 1, 1]
 
     def put(self, item: Any) -> None:
         """Keep a deal as its view wrote it (plain values: text, numbers, lists)."""
@@ -460,8 +460,6 @@ class Spool:
 
     def measure(self, deal: Deal, outcome: Outcome, ledger: Ledger) -> None:
         """Count a deal the ledger has just taken, shown or not, in the width of the table's cells."""
-        widest = self.widest
-        units_max, money_max, total_units, total_money = widest
         units, money = outcome.units, outcome.money
         seats = deal.seats
         if len({seat.owner for seat in seats}) < len(seats):  # criss-cross: a player's hands add up
@@ -471,26 +469,21 @@ class Spool:
                 found[0] += held
                 found[1] += paid
             units, money = [pair[0] for pair in by_owner.values()], [pair[1] for pair in by_owner.values()]
-        for value in units:
-            if value > units_max or -value > units_max:
-                units_max = -value if value < 0 else value
-        for value in money:
-            if value > money_max or -value > money_max:
-                money_max = -value if value < 0 else value
         running_units, running_money = ledger.units, ledger.money
-        for seat in deal.seats:
-            value = running_units[seat.owner]
-            if value > total_units or -value > total_units:
-                total_units = -value if value < 0 else value
-            value = running_money[seat.owner]
-            if value > total_money or -value > total_money:
-                total_money = -value if value < 0 else value
-        self.widest = [units_max, money_max, total_units, total_money]
+        owners = [seat.owner for seat in seats]
+        widest = self.widest
+        for place, values in enumerate(
+            (units, money, [running_units[name] for name in owners], [running_money[name] for name in owners])
+        ):
+            longest = widest[place]
+            for value in values:
+                longest = max(longest, _digits(value))
+            widest[place] = longest
 
     def cell_width(self, show_money: bool) -> int:
         """The width of the widest cell the session table's deal lines can have
         (:class:`cpscore.session_views.DealLines`): ``+U (+T)``, and with money ``+M (+T)``."""
-        units, money, total_units, total_money = (len(text_of(value)) + 1 for value in self.widest)
+        units, money, total_units, total_money = (width + 1 for width in self.widest)
         return max(units + 2 + total_units + 1, money + 2 + total_money + 1 if show_money else 0)
 
     def items(self) -> Iterator[object]:
@@ -504,6 +497,13 @@ class Spool:
 
     def close(self) -> None:
         self.file.close()
+
+
+def _digits(value: Amount) -> int:
+    """How long an amount is written without its sign (``14.4``: 4, whatever its size)."""
+    if type(value) is int:
+        return len(str(-value if value < 0 else value))
+    return len(text_of(-value if value < 0 else value))
 
 
 class Transfer(Record):

@@ -202,3 +202,22 @@ def test_explain_pair_names_the_first_given_player_who_does_not_play(pair):
     missing = next(name for name in pair.split(":") if name not in ("Amy", "Bob", "Cy"))
     assert result.exit_code == 2 and result.stdout == ""
     assert f"--explain names '{missing}'" in result.stderr, result.stderr
+
+
+def test_decimal_cells_stay_in_their_columns():
+    """The table's columns are as wide as the longest amount written, not the largest:
+    at a stake of 0.1, +5.5 (+14.4) is wider than +60 (+89)."""
+    from pathlib import Path
+
+    session = str(Path(__file__).parent.parent / "examples" / "session.txt")
+    lines = cli("session", "--stake", "0.1", session).stdout.splitlines()
+    header = next(line for line in lines if line.startswith("Deal  Line  Id"))
+    starts = [header.index(name) for name in ("Amy", "Bob", "Cy")]
+    import re
+
+    deal_line = re.compile(r"\s*\d+\s+\d+\s+[0-9a-f]{8}  |\s{22}[+-]")  # a deal's units, or its money under them
+    cells = [line for line in lines[lines.index(header) + 1 :] if deal_line.match(line)]
+    assert len(cells) >= 6 and any("+5.5 (+14.4)" in line for line in cells)
+    for line in cells:
+        for start in starts:
+            assert line[start - 2 : start] == "  " and line[start] != " ", (line, start)
