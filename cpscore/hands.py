@@ -16,6 +16,7 @@ at import time.
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Sequence
 
 from cpscore._tables import FIVE as _FIVE
@@ -130,9 +131,13 @@ _NAMES = {
     13: ("king", "kings"),
     14: ("ace", "aces"),
 }
+#: rank_letters and describe remember the values met (a session meets the same rows again
+#: and again: there are 7,462 five-card values and 455 three-card ones).
+_remembered = functools.lru_cache(maxsize=20_000)
 _LETTER = {number: letter for number, letter in zip(range(2, 15), "23456789TJQKA")}
 
 
+@_remembered
 def rank_letters(value: int) -> str:
     """The ranks of a value as letters, biggest group first: ``K-K-4``, ``5-4-3-2-A``.
 
@@ -140,39 +145,17 @@ def rank_letters(value: int) -> str:
     >>> rank_letters(evaluate_row(parse_cards("Ah Ad Ac 7s 7d")))
     'A-A-A-7-7'
     """
-    found = _LETTERS_OF.get(value)
-    if found is not None:
-        return found
     number = value >> CATEGORY_SHIFT
     ranks = digits(value)
     if number in (4, 8):  # a straight's one digit is its top card; the wheel's is 5
-        found = "-".join(_LETTER[top if top > 1 else 14] for top in range(ranks[0], ranks[0] - 5, -1))
-    else:
-        sizes = GROUP_SIZES.get(number, (1,) * len(ranks))
-        found = "-".join(_LETTER[rank] for rank, size in zip(ranks, sizes) for _ in range(size))
-    if len(_LETTERS_OF) < _REMEMBERED:
-        _LETTERS_OF[value] = found
-    return found
+        return "-".join(_LETTER[top if top > 1 else 14] for top in range(ranks[0], ranks[0] - 5, -1))
+    sizes = GROUP_SIZES.get(number, (1,) * len(ranks))
+    return "-".join(_LETTER[rank] for rank, size in zip(ranks, sizes) for _ in range(size))
 
 
-# rank_letters and describe of the values met so far: a session meets the same rows again
-# and again (there are 7,462 five-card values and 455 three-card ones).
-_LETTERS_OF: dict[int, str] = {}
-_DESCRIBED: dict[int, str] = {}
-_REMEMBERED = 20_000
-
-
+@_remembered
 def describe(value: int) -> str:
     """A player's name for a row value: 'pair of kings', 'ten-high straight'."""
-    found = _DESCRIBED.get(value)
-    if found is None:
-        found = _described(value)
-        if len(_DESCRIBED) < _REMEMBERED:
-            _DESCRIBED[value] = found
-    return found
-
-
-def _described(value: int) -> str:
     number = value >> CATEGORY_SHIFT
     ranks = digits(value)
     one, many = _NAMES[ranks[0]]
