@@ -440,18 +440,22 @@ def _public(text: str, json: bool = False) -> str:
     """An answer as the phones may read it: the session file named by its
     name, never by where it lies on the server (its folder, the user's name);
     ``json``: the text is JSON, where the path is written escaped."""
-    target = bottle.request.app.config.get("cpscore.target") if bottle.request.environ else None
-    if not target:
+    found = bottle.request.app.config.get("cpscore.places") if bottle.request.environ else None
+    if not found:
         return text
+    places, name = found
     from cpscore.formatting import json_string
 
-    name = os.path.basename(target)
-    for place in sorted({os.path.realpath(target), os.path.abspath(target), target}, key=len, reverse=True):
-        if place != name:
-            text = (
-                text.replace(json_string(place)[1:-1], json_string(name)[1:-1]) if json else text.replace(place, name)
-            )
+    for place in places:
+        text = text.replace(json_string(place)[1:-1], json_string(name)[1:-1]) if json else text.replace(place, name)
     return text
+
+
+def _places(target: str) -> tuple[list[str], str]:
+    """Where the session file lies, as an answer could write it (longest first), and its name."""
+    name = os.path.basename(target)
+    found = {os.path.realpath(target), os.path.abspath(target), target} - {name}
+    return sorted(found, key=len, reverse=True), name
 
 
 def _answered(function: Callable[..., object]) -> Callable[..., bottle.HTTPResponse]:
@@ -523,7 +527,7 @@ def make_app(target: str, token: str | None = None) -> bottle.Bottle:
     import threading
 
     app = bottle.Bottle(catchall=True, autojson=False)
-    app.config["cpscore.target"] = target  # named in answers by its name alone (_public)
+    app.config["cpscore.places"] = _places(target)  # named in answers by its name alone (_public)
     saving = threading.Lock()
 
     def refused(response: bottle.HTTPError) -> str:
