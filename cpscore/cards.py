@@ -148,15 +148,22 @@ _SUIT_SPELLINGS = {
     Suit.DIAMONDS: "dD♦♢",
     Suit.CLUBS: "cC♣♧",
 }
-#: Every accepted spelling of every card (about 200 entries).
+#: The variation selectors a phone writes after a suit symbol (``Q♠️``: U+FE0F
+#: asks for the emoji picture, U+FE0E for the text one); they are part of the card.
+SELECTORS = "\ufe0f\ufe0e"
+#: Every accepted spelling of every card (about 300 entries).
 _TOKENS: dict[str, Card] = {
-    r + s: card for card in CARDS for r in _RANK_SPELLINGS[card.rank] for s in _SUIT_SPELLINGS[card.suit]
+    r + s + selector: card
+    for card in CARDS
+    for r in _RANK_SPELLINGS[card.rank]
+    for s in _SUIT_SPELLINGS[card.suit]
+    for selector in ("", *(SELECTORS if not s.isascii() else ""))
 }
 #: Card codes by token (every spelling), for reading plain hands by dictionary lookups.
 CODES: dict[str, int] = {token: card.code for token, card in _TOKENS.items()}
 
 # Patterns for cards written together ("AhKhQh"); compiled on first use by re.
-_ONE_CARD = "(?i:(?:10|[2-9TJQKA])[SHDC♠♥♦♣♤♡♢♧])"
+_ONE_CARD = "(?i:(?:10|[2-9TJQKA])(?:[SHDC]|[♠♥♦♣♤♡♢♧][\ufe0f\ufe0e]?))"
 _RUN_OF_CARDS = f"(?:{_ONE_CARD})+"
 #: The longest hand text read (13 cards written out with spaces, commas and
 #: rows take well under 100 characters); a longer one is refused unread, so
@@ -164,6 +171,41 @@ _RUN_OF_CARDS = f"(?:{_ONE_CARD})+"
 MAX_HAND_TEXT = 200
 
 CARD_HELP = "a card is a rank (2-9, T or 10, J, Q, K, A) then a suit (s, h, d, c or ♠ ♥ ♦ ♣)"
+
+
+def parse_rows(text: str, player: str | None = None) -> tuple[tuple[Card, ...], tuple[Card, ...], tuple[Card, ...]]:
+    """The rows of a hand being set, front first, each with at most its
+    size of cards: ``front / middle / back`` (or back first, ``5 / 5 / 3``
+    as :func:`parse_hand` reads it), or cards without ``/``, which fill the
+    front, then the middle, then the back.  Every notation a hand takes is
+    read; a card twice, a fourth row or a row over its size is an error.
+
+    >>> [" ".join(map(str, row)) for row in parse_rows("Q♠️ 10h / 2c")]
+    ['Qs Th', '2c', '']
+    >>> [len(row) for row in parse_rows("AsKsQsJsTs9s")]
+    [3, 3, 0]
+    """
+    parts = _hand_parts(text, player)
+    if len(parts) == 1:
+        cards = parse_cards(text, player)
+        if len(cards) > 13:
+            raise CardError(f"{_where(player)}{_count(len(cards))}: a hand is 13 cards")
+        _check_no_repeats([("hand", cards)], player)
+        return tuple(cards[:3]), tuple(cards[3:8]), tuple(cards[8:])
+    if len(parts) > 3:
+        raise CardError(
+            f"{_where(player)}{len(parts)} rows: a hand has 3 rows, front / middle / back, separated by '/'"
+        )
+    parts += [""] * (3 - len(parts))
+    sizes = [max(len(re.findall(_ONE_CARD, part)), len(part.replace(",", " ").split())) for part in parts]
+    # A first row of more than 3 cards cannot be the front: the hand is written back first.
+    names = ("back", "middle", "front") if sizes[0] > 3 else ROW_NAMES
+    rows = {name: tuple(parse_cards(part, player, name)) for name, part in zip(names, parts)}
+    for name, size in zip(ROW_NAMES, ROW_SIZES):
+        if len(rows[name]) > size:
+            raise CardError(f"{_where(player, name)}{_count(len(rows[name]))}, the {name} has {size}")
+    _check_no_repeats([(name, rows[name]) for name in ROW_NAMES], player)
+    return rows["front"], rows["middle"], rows["back"]
 
 
 def _count(number: int) -> str:
@@ -295,11 +337,7 @@ def parse_hand_or_cards(text: str, player: str | None = None) -> Hand | tuple[Ca
     if quick is not None:
         return quick
     where = _where(player)
-    if len(text) > MAX_HAND_TEXT:
-        raise CardError(
-            f"{where}the hand is {len(text):,} characters long: a hand is 13 cards, at most {MAX_HAND_TEXT} characters"
-        )
-    parts = text.replace("|", "/").split("/")
+    parts = _hand_parts(text, player)
     if len(parts) == 1:
         cards = parse_cards(text, player)
         if len(cards) != 13:
@@ -329,6 +367,15 @@ def parse_hand_or_cards(text: str, player: str | None = None) -> Hand | tuple[Ca
     hand = Hand(rows["front"], rows["middle"], rows["back"])
     _check_no_repeats(zip(ROW_NAMES, hand.rows), player)
     return hand
+
+
+def _hand_parts(text: str, player: str | None) -> list[str]:
+    """A hand's text split at its rows' ``/`` (or ``|``); a text too long for a hand is refused unread."""
+    if len(text) > MAX_HAND_TEXT:
+        raise CardError(
+            f"{_where(player)}the hand is {len(text):,} characters long: a hand is 13 cards, at most {MAX_HAND_TEXT} characters"
+        )
+    return text.replace("|", "/").split("/")
 
 
 def plain_hand(text: str) -> Hand | None:

@@ -28,14 +28,17 @@ AMY = "Ks Kd 4c / 9h 9c 5d 5s 2c / Ah Ad Ac 7s 7d"
         ("J♢", "Jd"),
         ("9♣", "9c"),
         ("9♧", "9c"),
+        ("Q♠\ufe0f", "Qs"),  # as a phone writes it: the emoji selector after the suit
+        ("10♥\ufe0f", "Th"),
+        ("a♦\ufe0e", "Ad"),  # the text selector
     ],
-    ids=lambda value: value,
+    ids=lambda value: value.encode("unicode_escape").decode(),
 )
 def test_every_card_form(token, expected):
     assert str(parse_card(token)) == expected
 
 
-@pytest.mark.parametrize("token", ["1h", "11h", "Ax", "A", "h", "", "Ahh", "0s", "T10"])
+@pytest.mark.parametrize("token", ["1h", "11h", "Ax", "A", "h", "", "Ahh", "0s", "T10", "Qs\ufe0f", "Q\ufe0f"])
 def test_unknown_card(token):
     with pytest.raises(CardError, match="unknown card"):
         parse_card(token)
@@ -125,3 +128,8 @@ def test_hand_errors_name_player_row_and_token(text, message):
     with pytest.raises(CardError) as error:
         parse_hand(text, "Amy")
     assert str(error.value).startswith(message)
+
+
+def test_cards_with_the_emoji_selector_read_in_every_form_a_hand_takes():
+    hand = "K♠️ K♦️ 4♣️ / 9♥️9♣️5♦️5♠️2♣️ / A♥ A♦ A♣ 7♠ 7♦"
+    assert str(parse_hand(hand)) == "Ks Kd 4c / 9h 9c 5d 5s 2c / Ah Ad Ac 7s 7d"
