@@ -404,17 +404,26 @@ class Night:
         path: str | None = None,
         keep: Callable[[DealResult], None] | None = None,
         fix: str = "",
+        after: tuple[int, int] | None = None,
     ) -> list[DealResult]:
         """Read a whole session's text as the night's (only) file and settle
         every deal; the first deal that cannot be read or settled is an error
         (with ``fix`` after its message).  Returns the results, or hands each
-        to ``keep`` (and returns none) when given."""
+        to ``keep`` (and returns none) when given.
+
+        ``after`` = (lines, deals): ``text`` is what was added to the end of
+        the file this night has read, which had that many lines and deals
+        (:func:`cpscore.session.read_more`): only its new deals are settled,
+        the night going on from where it stands."""
+        from cpscore.session import read_more
         from cpscore.textio import split_lines
 
         results: list[DealResult] = []
         put = keep or results.append
         try:
-            for read in self.read(split_lines(text, name), name, path):
+            lines = split_lines(text, name)
+            deals = self.read(lines, name, path) if after is None else read_more(lines, name, after)
+            for read in deals:
                 if read.error:
                     raise DealError(read.error)
                 put(self.add(read, name))

@@ -155,10 +155,21 @@ def read_session(lines: Iterable[str], source: str) -> tuple[Header, Iterator[De
     return header, _deals(first, lines, number, source)
 
 
-def _deals(first: list[tuple[int, str]], lines: Iterator[str], number: int, source: str) -> Iterator[DealText]:
+def read_more(lines: Iterable[str], source: str, after: tuple[int, int]) -> Iterator[DealText]:
+    """The deals of lines added to the end of a session, ``after`` = (the
+    lines it had, the deals they held): the added lines must start a new
+    deal (the session's last line, or the first added one, is blank), so
+    that every deal read before stays as it was.  Numbers and lines go on
+    from there, as a reading of the whole file would give them."""
+    lines_before, deals_before = after
+    return _deals([], iter(lines), lines_before, source, deals_before)
+
+
+def _deals(
+    first: list[tuple[int, str]], lines: Iterator[str], number: int, source: str, count: int = 0
+) -> Iterator[DealText]:
     entries: list[Entry] = []
     start = 0
-    count = 0
 
     error: str | None = None
     changes: list[tuple[str, str, str]] = []  # stake lines waiting for the next deal
