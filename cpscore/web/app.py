@@ -59,6 +59,7 @@ if TYPE_CHECKING:
     from cpscore.night import Append
     from cpscore.play import Round, Table
     from cpscore.session import DealResult
+    from cpscore.web.live import Live
 
 #: The largest request body taken, in bytes (a deal is well under 2 KiB).
 MAX_BODY = 64 * 1024
@@ -67,7 +68,7 @@ MAX_SEATS = 64
 
 #: The page's files, shipped in the package.
 STATIC = os.path.join(os.path.dirname(os.path.abspath(__file__)), "static")
-_FILES = {"app.js": "text/javascript", "style.css": "text/css"}
+_FILES = {"app.js": "text/javascript", "style.css": "text/css", "words.json": "application/json"}
 
 
 def is_loopback(host: str) -> bool:
@@ -89,6 +90,8 @@ def is_loopback(host: str) -> bool:
 #: The cookie and header that carry the token once the page is open.
 TOKEN_COOKIE = "cpscore_token"
 TOKEN_HEADER = "X-Cpscore-Token"
+#: The header that names the phone (a random id the page keeps): the seats it holds are its own.
+PHONE_HEADER = "X-Cpscore-Phone"
 
 
 class Failure(Exception):
@@ -113,46 +116,60 @@ def _read(target: str) -> bytes | None:
         with open(target, "rb") as file:
             return file.read()
     except FileNotFoundError:  # serve started it: gone since, it is not a new night
-        raise Failure(
-            409,
-            f"{os.path.basename(target)} is gone (deleted or renamed while served): put it back, or start "
-            "cpscore serve again",
-        ) from None
+        raise _gone(target) from None
     except OSError as error:
         raise EnvironmentFailure(f"cannot read {target}: {error.strerror or error}") from None
 
 
-def night(target: str) -> tuple[Table, list[DealResult]]:
+def _gone(target: str) -> Failure:
+    return Failure(
+        409,
+        f"{os.path.basename(target)} is gone (deleted or renamed while served): put it back, or start "
+        "cpscore serve again",
+    )
+
+
+def night(source: str | Live) -> tuple[Table, list[DealResult]]:
     """The session as ``cpscore session`` reads it (:class:`cpscore.night.Night`):
     the table after its deals (as ``cpscore play`` sees it before the next
-    one) and every deal's result."""
+    one) and every deal's result.  ``source``: the file's path (read now), or
+    the server's :class:`cpscore.web.live.Live` (kept between requests)."""
     from cpscore.play import read_table
+    from cpscore.web.live import Gone, Invalid
 
-    data = _read(target)
+    if not isinstance(source, str):
+        try:
+            return source.kept.night()
+        except Gone:
+            raise _gone(source.target) from None
+        except Invalid as error:
+            raise Failure(400, str(error)) from None
+    data = _read(source)
     results: list[DealResult] = []
     try:
-        table = read_table(target, data, keep=results.append)
+        table = read_table(source, data, keep=results.append)
         table.night.finish()
     except CpscoreError as error:
         raise Failure(400, str(error)) from None
     return table, results
 
 
-def state(target: str) -> str:
-    """``GET /api/state``: ``{"table": ..., "session": <cpscore session --format json>}``."""
-    from cpscore.formatting import json_text
+def _target(source: str | Live) -> str:
+    return source if isinstance(source, str) else source.target
+
+
+def table_data(table: Table) -> dict[str, object]:
+    """The table as the page shows it: rules, stakes, seats, Fantasyland, the next deal."""
     from cpscore.play import choose_seats
     from cpscore.rules import to_toml
-    from cpscore.session_views import deal_json, session_json
 
-    table, results = night(target)
     ledger, rules = table.ledger, table.rules
     try:
         seats, seats_error = choose_seats(table, ()), None
     except CpscoreError as error:
         seats, seats_error = [], str(error)
-    data = {
-        "file": os.path.basename(target),
+    return {
+        "file": os.path.basename(table.target),
         "rules": {
             "id": rules.id,
             "summary": rules.summary,
@@ -170,11 +187,44 @@ def state(target: str) -> str:
         "next": table.number,
         "over": ledger.over,
     }
+
+
+def state(source: str | Live, since: str = "") -> str:
+    """``GET /api/state``: ``{"table": ..., "session": ..., "version": ..., "from": K}``.
+
+    ``session`` is ``cpscore session --format json``'s object with each
+    deal written on one line (as ``--format jsonl`` writes it).  ``since``
+    (``N:DIGEST``, the last deal the page has): when deal N still has that
+    digest, ``deals`` holds only the deals after it and ``from`` is N; else
+    every deal, and ``from`` is 0."""
+    from cpscore.formatting import json_text
+    from cpscore.session_views import deal_line, totals_data
+
+    table, results = night(source)
+    ledger = table.ledger
+    lines = source.kept.lines if not isinstance(source, str) else [deal_line(result) for result in results]
+    start = 0
+    number, _, digest = since.partition(":")
+    if number.isascii() and number.isdigit() and len(number) <= 9 and 0 < int(number) <= len(results):
+        if results[int(number) - 1].digest == digest:
+            start = int(number)
+    version = "" if isinstance(source, str) else f"{source.boot}-{source.kept.version}"
+    totals = json_text(totals_data(ledger), compact=True)
     return (
         '{"table": '
-        + json_text(data, compact=True)
-        + ', "session": '
-        + "".join(session_json(ledger, map(deal_json, results)))
+        + json_text(table_data(table), compact=True)
+        + ', "version": '
+        + json_text(version)
+        + ', "from": '
+        + str(start)
+        + ', "session": {"rules": '
+        + json_text(ledger.rules.id)
+        + ', "stake": '
+        + json_text(ledger.first_stake, compact=True)
+        + ', "deals": ['
+        + ",".join(lines[start:])
+        + "], "
+        + totals[1:]
         + "}"
     )
 
@@ -187,11 +237,11 @@ class Draft:
     problem (message, field), and when there is none the deal settled as the
     session's next deal."""
 
-    def __init__(self, target: str, body: dict[str, Any]) -> None:
-        from cpscore.play import Round, choose_seats
-        from cpscore.session import seat_names, seats_text
+    def __init__(self, source: str | Live, body: dict[str, Any]) -> None:
+        from cpscore.play import Round
+        from cpscore.session import seats_text
 
-        table, _ = night(target)
+        table, _ = night(source)
         self.table = table
         ledger = table.ledger
         if ledger.over is not None:
@@ -201,17 +251,7 @@ class Draft:
         listed = players.split(",") if "," in players else players.split()
         if len(listed) > MAX_SEATS or (isinstance(hands, dict) and len(hands) > MAX_SEATS):
             raise Failure(400, f"a table seats at most {MAX_SEATS} players", "players")
-        try:
-            usual = choose_seats(table, ())
-        except CpscoreError:
-            usual = []
-        try:
-            given = seat_names([players], "players") if players.strip() else []
-            if given == usual:
-                given = []  # the seats as they are: nothing to write
-            self.seats = choose_seats(table, given)
-        except CpscoreError as error:
-            raise Failure(400, str(error), "players") from None
+        self.seats, given = seats_of(table, players)
         if not isinstance(hands, dict) or not all(isinstance(hand, str) for hand in hands.values()):
             raise Failure(400, "hands must map each seat to its hand's text", None)
         for name in hands:
@@ -302,16 +342,35 @@ class Draft:
         }
 
 
-def check(target: str, body: dict[str, Any]) -> dict[str, object]:
+def seats_of(table: Table, players: str) -> tuple[list[str], list[str]]:
+    """The seats of a deal whose seats are given as ``players`` ("": the
+    night's), and the names given (none when they are the night's seats)."""
+    from cpscore.play import choose_seats
+    from cpscore.session import seat_names
+
+    try:
+        usual = choose_seats(table, ())
+    except CpscoreError:
+        usual = []
+    try:
+        given = seat_names([players], "players") if players.strip() else []
+        if given == usual:
+            given = []  # the seats as they are: nothing to write
+        return choose_seats(table, given), given
+    except CpscoreError as error:
+        raise Failure(400, str(error), "players") from None
+
+
+def check(source: str | Live, body: dict[str, Any]) -> dict[str, object]:
     """``POST /api/check``: the draft's reports, and the deal settled when it is whole."""
-    return Draft(target, body).data()
+    return Draft(source, body).data()
 
 
 #: How many save keys the server remembers (the newest): a retry comes within moments.
 KEYS = 1000
 
 
-def save(target: str, body: dict[str, Any], keys: dict[str, tuple[int, str]]) -> dict[str, object]:
+def save(source: str | Live, body: dict[str, Any], keys: dict[str, tuple[int, str]]) -> dict[str, object]:
     """``POST /api/save``: the draft appended as ``cpscore add`` appends it.
 
     ``key`` (made by the page when the draft began): a retry of a save that
@@ -331,20 +390,20 @@ def save(target: str, body: dict[str, Any], keys: dict[str, tuple[int, str]]) ->
         raise Failure(400, "terms must be text", "terms")
     if key and key in keys:
         number, digest = keys[key]
-        _, results = night(target)
+        _, results = night(source)
         # The deal it saved: at its number still, else (a deal before it removed since) the last with its lines;
         # not the first: a deal really dealt twice (again) has an earlier deal's lines, and so its digest.
         same = [result for result in results if result.digest == digest]
         found = next((result for result in same if result.number == number), same[-1] if same else None)
         if found is not None:
             return {"saved": found.number, "digest": found.digest, "already": True, "warnings": []}
-    draft = Draft(target, body)
+    draft = Draft(source, body)
     if draft.problems:
         message, field = draft.problems[0]
         raise Failure(409 if draft.repeat else 400, message, field, seats=draft.reports, repeat=draft.repeat)
     append = draft.append(expect)
     try:
-        rewrite(target, append)
+        rewrite(_target(source), append)
     except Changed as changed:
         raise Failure(409, str(changed), "deal", deal=deal_data(changed.result), terms=terms(changed.result)) from None
     assert append.result is not None  # saved
@@ -355,7 +414,7 @@ def save(target: str, body: dict[str, Any], keys: dict[str, tuple[int, str]]) ->
     return {"saved": append.number, "digest": append.result.digest, "line": append.line, "warnings": append.warnings}
 
 
-def undo(target: str, body: dict[str, Any]) -> dict[str, object]:
+def undo(source: str | Live, body: dict[str, Any]) -> dict[str, object]:
     """``POST /api/undo``: the last deal removed, as ``cpscore undo --expect``
     removes it: ``digest`` names the deal the page showed (and ``expect``, its
     number); if the last deal is another by now, nothing is removed."""
@@ -366,6 +425,7 @@ def undo(target: str, body: dict[str, Any]) -> dict[str, object]:
     digest = _text(body, "digest")
     if not digest:
         raise Failure(400, "digest: name the deal to undo by its digest", "digest")
+    target = _target(source)
     removal = Removal(target, None, digest)
 
     def change(current: bytes | None) -> bytes:
@@ -380,7 +440,7 @@ def undo(target: str, body: dict[str, Any]) -> dict[str, object]:
     return {"removed": removal.number, "digest": removal.digest, "report": removal.report()}
 
 
-def explanation(target: str, deal: str, a: str, b: str) -> dict[str, object]:
+def explanation(source: str | Live, deal: str, a: str, b: str) -> dict[str, object]:
     """``GET /api/explain``: pair A:B of deal N explained, as ``--explain-pair``."""
     from cpscore.deal import named_player
     from cpscore.explain import explain
@@ -388,9 +448,9 @@ def explanation(target: str, deal: str, a: str, b: str) -> dict[str, object]:
     if not (deal.isascii() and deal.isdigit() and len(deal) <= 9):
         raise Failure(400, f"{shown(deal, 20)} is not a deal number", "deal")
     number = int(deal)
-    _, results = night(target)
+    _, results = night(source)
     if not 1 <= number <= len(results):
-        raise Failure(400, f"deal {number}: {os.path.basename(target)} has {len(results)} deals", "deal")
+        raise Failure(400, f"deal {number}: {os.path.basename(_target(source))} has {len(results)} deals", "deal")
     settlement = results[number - 1].settlement
     players = [owner.name for owner in settlement.owners]
     try:
@@ -400,6 +460,281 @@ def explanation(target: str, deal: str, a: str, b: str) -> dict[str, object]:
     if len(pair) != 2:
         raise Failure(400, "choose two different players", "pair")
     return {"deal": number, "pair": [a, b], "text": explain(settlement, pair)}
+
+
+# The deal being entered, shared by the phones (cpscore.web.live.Shared) ---------------
+
+
+def _deal_seats(live: Live, table: Table) -> tuple[list[str], str | None]:
+    """The seats of the deal being entered (and the error that leaves none)."""
+    try:
+        seats, _ = seats_of(table, live.shared.players)
+    except Failure as failure:
+        return [], failure.message
+    live.shared.seated(seats)
+    return seats, None
+
+
+def _hand_report(table: Table, name: str, text: str) -> dict[str, object]:
+    """One hand checked on its own (no other seat's cards): its error, foul,
+    natural and notes, as ``cpscore play`` says them when it is typed."""
+    from cpscore.formatting import natural_text
+    from cpscore.play import Round
+
+    if text == "-":
+        return {}
+    deal = Round([name], table.rules, list(table.ledger.fantasyland))
+    try:
+        typed = deal.check(name, text)
+    except CpscoreError as error:
+        return {"error": str(error)}
+    # The natural is said once, by the page beside its waive box (not "add '; waive'", which is the CLI's way).
+    claim = f"{name}'s hand makes a natural"
+    return {
+        "warning": typed.warning,
+        "foul": typed.foul is not None,
+        "natural": natural_text(typed.natural) if typed.natural is not None else None,
+        "notes": [note for note in typed.notes if not note.startswith(claim)],
+    }
+
+
+def deal_view(live: Live, phone: str | None) -> dict[str, object]:
+    """``GET /api/deal``: the deal being entered as this phone sees it: every
+    seat's state and count; the cards of the seats it holds (of every seat
+    once all are set), each checked alone; and once all are set, the deal
+    checked and settled as it would be saved (``check``, as ``/api/check``)."""
+    from cpscore.session import seats_text
+
+    shared = live.shared
+    table, _ = night(live)
+    seats, error = _deal_seats(live, table)
+    revealed = shared.revealed(seats)
+    fantasyland = table.ledger.fantasyland
+    views = []
+    for name in seats:
+        hand = shared.hand(name)
+        view: dict[str, object] = {
+            "name": name,
+            "state": hand.state(),
+            "count": len(hand.cards()),
+            "held": None if hand.phone is None else "me" if hand.phone == phone else "other",
+            "rev": hand.rev,
+            "fantasyland": name in fantasyland,
+        }
+        if revealed or (hand.phone is not None and hand.phone == phone):
+            text = hand.text()
+            view.update(rows=hand.rows, surrender=hand.surrender, waive=hand.waive, out=hand.out, set=hand.set)
+            complete = hand.out or hand.surrender or view["count"] == 13
+            view["report"] = _hand_report(table, name, text) if complete and text else {}
+        views.append(view)
+    data: dict[str, object] = {
+        "version": shared.version,
+        "night": f"{live.boot}-{live.kept.version}",
+        "key": shared.key,
+        "next": table.number,
+        "players": shared.players or (seats_text(seats) if seats else ""),
+        "players_error": error,
+        "seats": views,
+        "revealed": revealed,
+        "check": None,
+    }
+    if revealed:
+        data["check"] = _revealed_check(live, seats)
+    return data
+
+
+def _shared_body(live: Live, seats: list[str], again: bool = False) -> dict[str, Any]:
+    shared = live.shared
+    return {"players": shared.players, "hands": {name: shared.hand(name).text() for name in seats}, "again": again}
+
+
+def _revealed_check(live: Live, seats: list[str]) -> dict[str, object]:
+    """The whole deal checked (:class:`Draft`), kept for the version of the
+    deal and of the night it was made on: every phone polls for it."""
+    mark = (live.shared.version, live.kept.version)
+    if live.checked is not None and live.checked[0] == mark:
+        return live.checked[1]
+    checked = Draft(live, _shared_body(live, seats)).data()
+    if checked["repeat"]:  # the deal as it would be saved if it really was dealt twice
+        twice = Draft(live, _shared_body(live, seats, again=True)).data()
+        checked["deal"], checked["terms"] = twice["deal"], twice["terms"]
+    live.checked = (mark, checked)
+    return checked
+
+
+def seats_change(live: Live, body: dict[str, Any]) -> dict[str, object]:
+    """``POST /api/deal/seats``: the deal's seats, as ``--players`` names them ("": the night's)."""
+    players = _text(body, "players")
+    if len(players.split(",") if "," in players else players.split()) > MAX_SEATS:
+        raise Failure(400, f"a table seats at most {MAX_SEATS} players", "players")
+    table, _ = night(live)
+    seats_of(table, players)  # an error names the seats
+    live.shared.players = players.strip()
+    live.shared.changed()
+    return {"version": live.shared.version}
+
+
+def hand_change(live: Live, body: dict[str, Any], phone: str | None) -> dict[str, object]:
+    """``POST /api/deal/hand``: one seat's hand, whole, as the phone now has it.
+
+    ``seat``; ``rev``: the seat's revision the change was made on (another
+    phone's change since is a 409 with the seat as it is now); ``take``: the
+    phone takes the seat (``force``: from another phone, whose player's phone
+    is gone); ``release``: it lets the seat go; ``rows`` (3 / 5 / 5 places,
+    a card or null) or ``text`` (a typed hand, every notation the CLI reads,
+    filling the rows from the left); ``surrender``, ``waive``, ``out``,
+    ``set`` (the player says the hand is done: 13 cards, a surrender or
+    sitting out; any later change of the cards unsets it)."""
+    from cpscore.web.live import row_slots, typed_slots
+
+    if phone is None:
+        raise Failure(400, "this page has no phone id: reload it")
+    table, _ = night(live)
+    if table.ledger.over is not None:
+        raise Failure(400, table.ledger.over)
+    seats, error = _deal_seats(live, table)
+    if error is not None:
+        raise Failure(400, error, "players")
+    name = _text(body, "seat")
+    if name not in seats:
+        raise Failure(400, f"{shown(name, 40)} is not seated (seats: {', '.join(seats)})", "seat")
+    shared = live.shared
+    hand = shared.hand(name)
+    rev = body.get("rev")
+    if type(rev) is not int or rev != hand.rev:
+        raise Failure(
+            409, f"{name}'s hand changed meanwhile (on another phone?): here it is as it is now", name, stale=True
+        )
+    if body.get("release") is True:
+        if hand.phone == phone:
+            hand.phone = None
+    elif hand.phone != phone:
+        if hand.phone is not None and body.get("force") is not True:
+            raise Failure(
+                409,
+                f"{name}'s seat is held by another phone: take it over only if that phone is gone",
+                name,
+                held=True,
+            )
+        if body.get("take") is not True:
+            raise Failure(400, f"{name}'s seat is not held by this phone: take it first", name)
+        hand.phone = phone
+    if "rows" in body or "text" in body:
+        try:
+            if "text" in body:
+                rows, markers = typed_slots(_text(body, "text"), name)
+            else:
+                rows, markers = row_slots(body["rows"], name), set()
+        except ValueError as error:
+            raise Failure(400, str(error), name) from None
+        others = {
+            card: other
+            for other in seats
+            if other != name and shared.hand(other).phone == phone and not shared.hand(other).out
+            for card in shared.hand(other).cards()
+        }
+        for row in rows:
+            for card in row:
+                if card is not None and card in others:
+                    raise Failure(400, f"{card} is {others[card]}'s (this phone holds that seat too)", name)
+        if rows != hand.rows:
+            hand.set = False
+        hand.rows = rows
+        hand.surrender = hand.surrender or "surrender" in markers
+        hand.waive = hand.waive or "waive" in markers
+    for flag in ("surrender", "waive", "out"):
+        value = body.get(flag)
+        if isinstance(value, bool) and value != getattr(hand, flag):
+            setattr(hand, flag, value)
+            hand.set = False
+    if flag_on := body.get("set"):
+        if flag_on is not True:
+            raise Failure(400, "set must be true or false", name)
+        count = len(hand.cards())
+        if not (hand.out or hand.surrender or count == 13):
+            raise Failure(400, f"{name} has {count} of 13 cards: set the hand before saying it is set", name)
+        report = _hand_report(table, name, hand.text())
+        if report.get("error"):
+            raise Failure(400, str(report["error"]), name)
+        hand.set = True
+    elif body.get("set") is False:
+        hand.set = False
+    hand.rev += 1
+    shared.changed()
+    return {"version": shared.version, "rev": hand.rev}
+
+
+def deal_save(live: Live, body: dict[str, Any], keys: dict[str, tuple[int, str]]) -> dict[str, object]:
+    """``POST /api/deal/save``: the deal being entered saved, once all are set
+    (``key``: the deal's, as the page was shown it; ``terms`` and ``again``
+    as ``/api/save`` takes them).  A new deal begins, each phone keeping its seat."""
+    shared = live.shared
+    key = _text(body, "key")
+    if key != shared.key:
+        if key in keys:  # a retry, or a second phone: saved once
+            return save(live, {"key": key}, keys)
+        raise Failure(409, "the deal changed meanwhile (saved or begun anew on another phone): look again", "deal")
+    table, _ = night(live)
+    seats, error = _deal_seats(live, table)
+    if error is not None:
+        raise Failure(400, error, "players")
+    waiting = [name for name in seats if not (shared.hand(name).set or shared.hand(name).out)]
+    if waiting:
+        raise Failure(400, f"not every hand is set yet: {', '.join(waiting)}", "deal")
+    request = {**_shared_body(live, seats, body.get("again") is True), "key": key, "terms": body.get("terms")}
+    answer = save(live, request, keys)
+    shared.next_deal()
+    return answer
+
+
+def replace(live: Live, body: dict[str, Any]) -> dict[str, object]:
+    """``POST /api/replace``: deal ``deal`` replaced, as ``cpscore replace
+    --expect`` replaces it: ``digest`` names the deal the page showed (if the
+    deal at that number is another by now, nothing changes); ``hands`` maps
+    each player to the hand's text (``-`` or empty: not in the deal)."""
+    from cpscore.deal import Entry
+    from cpscore.edits import Replacement
+    from cpscore.safefile import rewrite
+
+    number = _number(body, "deal")
+    digest = _text(body, "digest")
+    hands = body.get("hands")
+    if number is None or not digest:
+        raise Failure(400, "name the deal to replace by its number and digest", "deal")
+    if not isinstance(hands, dict) or not all(isinstance(text, str) for text in hands.values()):
+        raise Failure(400, "hands must map each player to the hand's text", None)
+    if len(hands) > MAX_SEATS:
+        raise Failure(400, f"a table seats at most {MAX_SEATS} players", "players")
+    entries = [Entry(name, text.strip(), "") for name, text in hands.items() if text.strip() not in ("", "-")]
+    replacement = Replacement(live.target, number, entries, expect=digest)
+    rewrite(live.target, replacement)
+    assert replacement.result is not None  # replaced
+    return {
+        "replaced": replacement.number,
+        "digest": replacement.result.digest,
+        "was": replacement.digest,
+        "warnings": replacement.warnings,
+    }
+
+
+def stats(live: Live) -> dict[str, object]:
+    """``GET /api/stats``: the night's statistics, as ``cpscore stats --format json``."""
+    from cpscore.stats import Stats
+    from cpscore.stats_views import stats_data
+
+    table, results = night(live)
+    tally = Stats()
+    for result in results:
+        tally.add_settlement(result.number, result.settlement)
+    return stats_data(tally, table.rules, table.ledger.first_stake)
+
+
+def session_download(live: Live) -> str:
+    """The session's JSON, as ``cpscore session FILE --format json`` prints it."""
+    from cpscore.session_views import deal_json, session_json
+
+    table, results = night(live)
+    return "".join(session_json(table.ledger, map(deal_json, results)))
 
 
 def _text(body: dict[str, Any], key: str) -> str:
@@ -524,11 +859,13 @@ def _body() -> dict[str, Any]:
 def make_app(target: str, token: str | None = None) -> bottle.Bottle:
     """The application over the session file ``target``; with ``token``
     (shared on the network), every request must carry it."""
-    import threading
+    import urllib.parse
+
+    from cpscore.web.live import Live
 
     app = bottle.Bottle(catchall=True, autojson=False)
     app.config["cpscore.places"] = _places(target)  # named in answers by its name alone (_public)
-    saving = threading.Lock()
+    live = Live(target)  # the night kept between requests, and the deal being entered
 
     def refused(response: bottle.HTTPError) -> str:
         bottle.response.content_type = "application/json; charset=utf-8"
@@ -572,44 +909,133 @@ def make_app(target: str, token: str | None = None) -> bottle.Bottle:
             return _error(404, f"no such file: {name}")
         return bottle.static_file(name, root=STATIC, mimetype=_FILES[name], charset="utf-8")
 
-    @app.get("/api/state")
-    def get_state() -> object:
-        answer = _answered(state)(target)
-        if answer.status_code != 200:
-            return answer
-        # The state's tag: a phone polling with the tag of what it shows gets 304 and no body
-        # while the night is unchanged.
-        tag = '"' + hashlib.blake2s(answer.body.encode("utf-8"), digest_size=12).hexdigest() + '"'
-        answer.set_header("ETag", tag)
+    def answer(function: Callable[..., object], *args: object, body: bool = False) -> bottle.HTTPResponse:
+        """A route's answer: its body read first (a slow phone holds no lock), then its work under the lock."""
+
+        def work() -> object:
+            given = _body() if body else None
+            with live.lock:
+                return function(*args, given) if body else function(*args)
+
+        return _answered(work)()
+
+    def tagged(made: bottle.HTTPResponse) -> bottle.HTTPResponse:
+        """An answer with its tag (ETag, a digest of it): a phone polling with the tag of
+        what it shows gets 304 and no body while nothing changed."""
+        if made.status_code != 200:
+            return made
+        tag = '"' + hashlib.blake2s(made.body.encode("utf-8"), digest_size=12).hexdigest() + '"'
+        made.set_header("ETag", tag)
         if tag in [part.strip() for part in bottle.request.get_header("If-None-Match", "").split(",")]:
             return bottle.HTTPResponse(status=304, headers={"ETag": tag, "Cache-Control": "no-store"})
-        return answer
+        return made
+
+    def phone() -> str | None:
+        from cpscore.web.live import phone_id
+
+        return phone_id(bottle.request.get_header(PHONE_HEADER))
+
+    @app.get("/api/state")
+    def get_state() -> object:
+        since = bottle.request.query.get("since", "")[:40]
+
+        found: dict[str, object] = {}
+
+        def current() -> object:
+            # The night's version names the answer: an unchanged night is answered 304 before any is made.
+            with live.lock:
+                night(live)
+                mark = f"{live.boot}-{live.kept.version}-{since}".encode()
+                tag = found["tag"] = '"' + hashlib.blake2s(mark, digest_size=12).hexdigest() + '"'
+                if tag in [part.strip() for part in bottle.request.get_header("If-None-Match", "").split(",")]:
+                    found["unchanged"] = True
+                    return "null"
+                return state(live, since)
+
+        made = _answered(current)()
+        if made.status_code != 200:
+            return made
+        if found.get("unchanged"):
+            return bottle.HTTPResponse(status=304, headers={"ETag": found["tag"], "Cache-Control": "no-store"})
+        made.set_header("ETag", str(found["tag"]))
+        return made
 
     @app.post("/api/check")
-    @_answered
     def post_check() -> object:
-        return check(target, _body())
+        return answer(check, live, body=True)
 
     keys: dict[str, tuple[int, str]] = {}  # save key -> the number and digest of the deal it saved (the newest KEYS)
 
     @app.post("/api/save")
-    @_answered
     def post_save() -> object:
-        with saving:  # one save at a time in this server: a retry finds the first one's key
-            return save(target, _body(), keys)
+        return answer(lambda given: save(live, given, keys), body=True)
 
     @app.post("/api/undo")
-    @_answered
     def post_undo() -> object:
-        return undo(target, _body())
+        return answer(undo, live, body=True)
 
     @app.get("/api/explain")
-    @_answered
     def get_explain() -> object:
+        def explained() -> object:
+            try:
+                query = bottle.request.query.decode()  # UTF-8 (Bottle's raw values are Latin-1)
+            except UnicodeError:
+                raise Failure(400, "the address is not UTF-8 text") from None
+            return explanation(live, query.get("deal", ""), query.get("a", ""), query.get("b", ""))
+
+        return answer(explained)
+
+    @app.get("/api/deal")
+    def get_deal() -> object:
+        return tagged(answer(deal_view, live, phone()))
+
+    @app.post("/api/deal/seats")
+    def post_seats() -> object:
+        return answer(seats_change, live, body=True)
+
+    @app.post("/api/deal/hand")
+    def post_hand() -> object:
+        who = phone()
+        return answer(lambda given: hand_change(live, given, who), body=True)
+
+    @app.post("/api/deal/save")
+    def post_deal_save() -> object:
+        return answer(lambda given: deal_save(live, given, keys), body=True)
+
+    @app.post("/api/replace")
+    def post_replace() -> object:
+        return answer(replace, live, body=True)
+
+    @app.get("/api/stats")
+    def get_stats() -> object:
+        return answer(stats, live)
+
+    @app.get("/download/<what>")
+    def download(what: str) -> object:
+        if what not in ("session", "json"):
+            return _error(404, f"no such download: {shown(what, 20)} (session, json)")
+
+        from cpscore.amounts import exact_arithmetic
+
+        exact_arithmetic()
         try:
-            query = bottle.request.query.decode()  # UTF-8 (Bottle's raw values are Latin-1)
-        except UnicodeError:
-            raise Failure(400, "the address is not UTF-8 text") from None
-        return explanation(target, query.get("deal", ""), query.get("a", ""), query.get("b", ""))
+            with live.lock:
+                # The file as it is, byte for byte; the JSON as cpscore session --format json prints it.
+                data = session_download(live).encode("utf-8") if what == "json" else _read(live.target) or b""
+        except Failure as failure:
+            return _error(failure.status, failure.message, failure.field)
+        except (CpscoreError, EnvironmentFailure) as error:
+            return _error(400 if isinstance(error, CpscoreError) else 503, str(error))
+        name = live.file() if what == "session" else os.path.splitext(live.file())[0] + ".json"
+        kind = "text/plain" if what == "session" else "application/json"
+        return bottle.HTTPResponse(
+            data,
+            200,
+            {
+                "Content-Type": f"{kind}; charset=utf-8",
+                "Content-Disposition": f"attachment; filename*=UTF-8''{urllib.parse.quote(name)}",
+                "Cache-Control": "no-store",
+            },
+        )
 
     return app

@@ -1,13 +1,17 @@
 // cpscore serve: the page's script.  Plain JavaScript, no build step, nothing
-// loaded from elsewhere.  Every check is the server's (the library's one-line
-// messages); the script only lays the cards out and shows what it is told.
+// loaded from elsewhere.  The server holds the deal being entered (each phone
+// enters the seats it holds), reads every typed card and checks every hand:
+// the script lays the rows and cards out, and shows what it is told.  Its
+// words are in static/words.json, one catalogue per language.
 "use strict";
 
 (function () {
   const RANKS = "AKQJT98765432".split("");
-  const SUITS = [["s", "\u2660"], ["h", "\u2665"], ["d", "\u2666"], ["c", "\u2663"]];
+  const SYMBOL = { s: "\u2660", h: "\u2665", d: "\u2666", c: "\u2663" };
   const ROWS = [["front", 3], ["middle", 5], ["back", 5]];
   const HAND = 13;
+  const POLL = 2000; // ms: the deal being entered is looked at this often (an unchanged one costs no body)
+
   const token = new URLSearchParams(window.location.search).get("token");
   // The token has set its cookie by now (the page's answer): it leaves the address bar, so that
   // it is not shown over a shoulder, kept in the history or shared with the address.
@@ -15,32 +19,86 @@
     try { window.history.replaceState(null, "", window.location.pathname); } catch (error) { /* kept */ }
   }
 
-  let table = null;      // the server's table: rules, stakes, seats, next deal
-  let session = null;    // cpscore session --format json
-  let seats = [];        // the seats of the deal being entered
   // Maps keyed by a player's name have no prototype: a seat named __proto__, constructor or
   // toString is a name like any other.
   const byName = () => Object.create(null);
-  const own = (object, key) => (Object.prototype.hasOwnProperty.call(object, key) ? object[key] : undefined);
-  const drafts = byName(); // name -> {text, surrender, waive, out}
-  let active = 0;        // the seat the card buttons fill
-  let timer = null;
-  let asked = 0;         // the last check sent: older answers are dropped
-  let undoArmed = null;
-  let undoDeal = null;   // the deal the armed Undo button names ({deal, digest}): only that one is removed
-  // The deal being entered: its key, made when it began and sent with every save of it (a retry
-  // of a save that landed, whose answer was lost, is answered "already saved" and saves nothing).
-  let draftKey = null;
-  let unanswered = false; // a save of this draft was sent and no answer came: it may have landed
-  let saving = false;    // a save is on its way
-  let shownTerms = null; // the terms the preview on the page was settled at: the save must still find them
-  let repeatOf = null;   // {deal, digest}: the earlier deal these hands are
-  let again = false;     // the table says it really was dealt twice: the save lets the repeat through
-  let notice = "";       // said under the deal until it is saved: the session changed meanwhile
-  let seen = null;       // what the session was when the preview was last made (see sessionMark)
-  let stateTag = null;   // the tag (ETag) of the state last shown: a poll of an unchanged night gets no body
-
   const $ = (id) => document.getElementById(id);
+
+  // Words ----------------------------------------------------------------------
+
+  let catalogue = null;  // {languages: {...}, en: {...}, vi: {...}, zh: {...}}
+  let language = "en";
+
+  function word(key, values) {
+    const own = catalogue && catalogue[language] && catalogue[language][key];
+    let text = own !== undefined ? own : (catalogue && catalogue.en[key]) || key;
+    for (const [name, value] of Object.entries(values || {})) text = text.split(`{${name}}`).join(String(value));
+    return text;
+  }
+
+  function chooseLanguage() {
+    const kept = storage("get", "cpscore-language");
+    const offered = Object.keys(catalogue.languages);
+    if (kept && offered.includes(kept)) return kept;
+    for (const wanted of navigator.languages || [navigator.language || "en"]) {
+      const short = String(wanted).toLowerCase().split("-")[0];
+      if (offered.includes(short)) return short;
+    }
+    return "en";
+  }
+
+  function storage(how, key, value) {
+    try {
+      if (how === "get") return window.localStorage.getItem(key);
+      if (how === "set") window.localStorage.setItem(key, value);
+    } catch (error) { /* no storage (a private window) */ }
+    return null;
+  }
+
+  function translate() {
+    document.documentElement.lang = language;
+    for (const node of document.querySelectorAll("[data-word]")) node.textContent = word(node.dataset.word);
+    $("typed").placeholder = word("typed_placeholder");
+  }
+
+  // The phone: a random id it keeps, which names the seats it holds ------------------
+
+  let phone = storage("get", "cpscore-phone");
+  if (!phone || !/^[A-Za-z0-9-]{8,64}$/.test(phone)) {
+    const bytes = new Uint8Array(12);
+    window.crypto.getRandomValues(bytes);
+    phone = Array.from(bytes, (byte) => byte.toString(16).padStart(2, "0")).join("");
+    storage("set", "cpscore-phone", phone);
+  }
+
+  async function call(method, path, body, tag) {
+    // The server's JSON answer; with "unreached" when none came (a save may have landed all the same).
+    // With the tag of the answer last seen: {unchanged: true} when the server has nothing new.
+    const options = { method, headers: { "X-Cpscore-Phone": phone } };
+    if (token) options.headers["X-Cpscore-Token"] = token;
+    if (tag) options.headers["If-None-Match"] = tag;
+    if (body !== undefined) {
+      options.headers["Content-Type"] = "application/json";
+      options.body = JSON.stringify(body);
+    }
+    let response;
+    try {
+      response = await fetch(path, options);
+    } catch (error) {
+      return { error: word("unreachable"), unreached: true };
+    }
+    if (response.status === 304) return { unchanged: true };
+    try {
+      const answer = await response.json();
+      if (answer && typeof answer === "object") {
+        answer.tag = response.headers.get("ETag");
+        answer.status = response.status;
+      }
+      return answer;
+    } catch (error) {
+      return { error: word("unreachable_status", { status: response.status }), unreached: true };
+    }
+  }
 
   function el(tag, attributes, ...children) {
     const node = document.createElement(tag);
@@ -55,673 +113,828 @@
     return node;
   }
 
-  async function call(method, path, body, tag) {
-    // The server's JSON answer; with "unreached" when none came (the network, or something between
-    // the phone and the server answering instead): a save may have landed all the same.
-    // With the tag of the answer last seen: {unchanged: true} when the server has nothing new.
-    const options = { method, headers: {} };
-    if (token) options.headers["X-Cpscore-Token"] = token;
-    if (tag) options.headers["If-None-Match"] = tag;
-    if (body !== undefined) {
-      options.headers["Content-Type"] = "application/json";
-      options.body = JSON.stringify(body);
-    }
-    let response;
-    try {
-      response = await fetch(path, options);
-    } catch (error) {
-      return { error: "the server cannot be reached: is cpscore serve still running?", unreached: true };
-    }
-    if (response.status === 304) return { unchanged: true };
-    try {
-      const answer = await response.json();
-      if (answer && typeof answer === "object") answer.tag = response.headers.get("ETag");
-      return answer;
-    } catch (error) {
-      return {
-        error: `the server cannot be reached (the answer was ${response.status} ${response.statusText}, not the server's)`,
-        unreached: true,
-      };
-    }
-  }
-
-  function newKey() {
-    const bytes = new Uint8Array(16);
-    window.crypto.getRandomValues(bytes);
-    return Array.from(bytes, (byte) => byte.toString(16).padStart(2, "0")).join("");
-  }
-
-  function digestOf(digest) {
-    // A deal's identity (8 hex digits of its own lines): what tells it from another deal of the same number.
-    return el("code", { class: "digest", text: digest || "" });
-  }
-
-  function dealNamed(number, digest) {
-    // "deal N (digest)", as nodes
-    return [`deal ${number} (`, digestOf(digest), ")"];
-  }
-
-  // Cards ----------------------------------------------------------------------
-
-  function cardsIn(text) {
-    const found = [];
-    const pattern = /(10|[2-9tjqka])([shdc])/gi;
-    let match;
-    while ((match = pattern.exec(text)) !== null) {
-      const rank = match[1] === "10" ? "T" : match[1].toUpperCase();
-      found.push(rank + match[2].toLowerCase());
-    }
-    return found;
-  }
-
-  function strayWord(text) {
-    // A word of a typed hand that is neither a card nor a marker: the server's error is shown.
-    const words = text.replace(/[\/;,]/g, " ").split(/\s+/).filter(Boolean);
-    const card = /^(10|[2-9tjqka])[shdc\u2660\u2665\u2666\u2663]$/i;
-    return words.some((word) => !card.test(word) && !/^(surrender|waive|banker)$/i.test(word));
-  }
-
-  function handText(cards) {
-    const rows = [];
-    let start = 0;
-    for (const [, size] of ROWS) {
-      const row = cards.slice(start, start + size);
-      if (row.length) rows.push(row.join(" "));
-      start += size;
-    }
-    return rows.join(" / ");
-  }
-
-  function cardLabel(card) {
-    const suit = SUITS.find(([letter]) => letter === card[1]);
-    return el("span", { class: `card suit-${card[1]}`, text: card[0] + (suit ? suit[1] : card[1]) });
-  }
-
-  // The deal being entered survives a reload of the page (a phone that slept, a
-  // tab brought back): kept in this tab's session storage until it is saved.
-  const STORE = "cpscore-draft";
-
-  function remember() {
-    try {
-      const kept = { file: table.file, key: draftKey, unanswered, players: $("players").value, drafts };
-      window.sessionStorage.setItem(STORE, JSON.stringify(kept));
-    } catch (error) { /* no storage (a private window): nothing kept */ }
-  }
-
-  function recall() {
-    try {
-      const kept = JSON.parse(window.sessionStorage.getItem(STORE) || "null");
-      if (kept && kept.file === table.file) {
-        Object.assign(drafts, kept.drafts);
-        draftKey = typeof kept.key === "string" ? kept.key : null;  // the same deal: the same key
-        unanswered = kept.unanswered === true;
-        return kept.players;
-      }
-    } catch (error) { /* nothing kept */ }
-    return null;
-  }
-
-  function forget() {
-    // The draft's save was answered (saved, or saved already): the next deal is another draft.
-    draftKey = null;
-    unanswered = false;
-    shownTerms = null;
-    repeatOf = null;
-    again = false;
-    notice = "";
-    try { window.sessionStorage.removeItem(STORE); } catch (error) { /* nothing kept */ }
-  }
-
-  function draft(name) {
-    if (!drafts[name]) drafts[name] = { text: "", surrender: false, waive: false, out: false };
-    return drafts[name];
-  }
-
-  function sent(name) {
-    // The hand as a deal file writes it: the cards, then the markers.
-    const hand = draft(name);
-    if (hand.out) return "-";
-    const markers = [];
-    if (hand.surrender) markers.push("surrender");
-    if (hand.waive) markers.push("waive");
-    const text = hand.text.trim();
-    if (!text) return markers.includes("surrender") ? "surrender" : "";
-    return [text, ...markers].join("; ");
-  }
-
-  function usedCards() {
-    const used = {};
-    seats.forEach((name, index) => {
-      if (draft(name).out) return;  // a seat that sits out sends no cards: its text holds none back
-      for (const card of cardsIn(draft(name).text)) used[card] = index;
-    });
-    return used;
-  }
-
-  // The deal being entered -------------------------------------------------------
-
-  function parseSeats(text) {
-    const parts = text.includes(",") ? text.split(",") : text.split(/\s+/);
-    return parts.map((part) => part.trim()).filter((part) => part);
-  }
-
-  function seatsText(names) {
-    return names.some((name) => name.includes(" ")) ? names.join(", ") : names.join(" ");
-  }
-
-  function buildSeats() {
-    const box = $("seats");
-    box.replaceChildren();
-    seats.forEach((name, index) => {
-      const hand = draft(name);
-      const input = el("textarea", {
-        id: `hand-${index}`, class: "hand", rows: "2", autocomplete: "off", autocapitalize: "none", spellcheck: "false",
-        placeholder: "front / middle / back", "aria-label": `${name}'s hand`,
-      });
-      input.value = hand.text;
-      input.addEventListener("focus", () => choose(index));
-      input.addEventListener("input", () => { hand.text = input.value; changed(); });
-      const marks = el("div", { class: "marks" });
-      for (const [key, label] of [["surrender", "surrender"], ["waive", "waive"], ["out", "sits out"]]) {
-        if (key === "surrender" && table && !table.rules.surrender) continue;
-        const box = el("input", { type: "checkbox", id: `${key}-${index}` });
-        box.checked = hand[key];
-        box.addEventListener("change", () => { hand[key] = box.checked; changed(); });
-        marks.append(el("label", {}, box, " " + label));
-      }
-      const playing = table && table.fantasyland.includes(name);
-      const seat = el(
-        "div", { class: "seat", id: `seat-${index}` },
-        el("div", { class: "seat-head" },
-          el("strong", { text: name }),
-          playing ? el("span", { class: "badge", text: "Fantasyland" }) : null,
-          el("span", { class: "count", id: `count-${index}` })),
-        input, marks,
-        el("p", { class: "error", id: `error-${index}`, role: "alert" }),
-        el("p", { class: "warning", id: `warning-${index}` }),
-        el("p", { class: "note", id: `note-${index}` }),
-      );
-      seat.addEventListener("click", (event) => { if (event.target.tagName !== "INPUT") choose(index); });
-      input.addEventListener("keydown", (event) => { if (event.key === "Enter") event.preventDefault(); });
-      box.append(seat);
-    });
-    if (active >= seats.length) active = 0;
-    refreshSeats();
-  }
-
-  function choose(index) {
-    active = index;
-    refreshSeats();
-  }
-
-  function refreshSeats() {
-    seats.forEach((name, index) => {
-      const count = cardsIn(draft(name).text).length;
-      $(`count-${index}`).textContent = `${count}/${HAND}`;
-      $(`seat-${index}`).classList.toggle("active", index === active);
-      const input = $(`hand-${index}`);
-      if (document.activeElement !== input) input.value = draft(name).text;
-    });
-    const used = usedCards();
-    for (const button of document.querySelectorAll("#cards button")) {
-      const owner = used[button.dataset.card];
-      button.disabled = owner !== undefined && owner !== active;
-      button.classList.toggle("mine", owner === active);
-    }
-    const name = seats[active];
-    if (name === undefined) {
-      $("picking").textContent = "";
-      return;
-    }
-    const count = cardsIn(draft(name).text).length;
-    let row = "full";
-    let start = 0;
-    for (const [label, size] of ROWS) {
-      if (count < start + size) {
-        row = `${label} ${count - start}/${size}`;
-        break;
-      }
-      start += size;
-    }
-    $("picking").textContent = `Tapping cards for ${name}: ${row}`;
-  }
-
-  function buildPicker() {
-    const box = $("cards");
-    box.replaceChildren();
-    for (const [suit, symbol] of SUITS) {
-      const line = el("div", { class: "suit-line" });
-      for (const rank of RANKS) {
-        const card = rank + suit;
-        const button = el("button", { type: "button", id: `card-${card}`, class: `suit-${suit}`, "aria-label": card });
-        button.dataset.card = card;
-        button.append(el("span", { class: "rank", text: rank === "T" ? "10" : rank }), el("span", { text: symbol }));
-        button.addEventListener("click", () => tap(card));
-        line.append(button);
-      }
-      box.append(line);
-    }
-  }
-
-  function tap(card) {
-    const name = seats[active];
-    if (name === undefined) return;
-    const hand = draft(name);
-    const cards = cardsIn(hand.text);
-    const at = cards.indexOf(card);
-    if (at >= 0) {
-      cards.splice(at, 1);  // tapped again: taken back
-    } else if (cards.length < HAND) {
-      cards.push(card);
-    }
-    hand.text = handText(cards);
-    if (cards.length === HAND) {  // on to the next seat still short of cards
-      const next = seats.findIndex((other, index) =>
-        index !== active && !draft(other).out && cardsIn(draft(other).text).length < HAND);
-      if (next >= 0) active = next;
-    }
-    changed();
-  }
-
-  function changed() {
-    $("saved").textContent = "";
-    if (draftKey === null) draftKey = newKey();  // a draft begins
-    again = false;  // "dealt twice" was said of the hands as they were
-    shownTerms = null;  // what is shown is the hands as they were: no save until they are checked
-    $("save").disabled = true;
-    $("again").hidden = true;
-    remember();
-    refreshSeats();
-    clearTimeout(timer);
-    timer = setTimeout(check, 200);
-  }
-
-  function dealBody() {
-    const hands = byName();
-    for (const name of seats) hands[name] = sent(name);
-    return { players: $("players").value, hands };
-  }
-
-  async function check() {
-    const number = ++asked;
-    const mark = sessionMark();
-    const answer = await call("POST", "api/check", dealBody());
-    if (number !== asked) return;
-    if (answer.repeat && !answer.unreached) {
-      // These hands are an earlier deal's: the deal as it would be saved if it really was dealt twice.
-      const twice = await call("POST", "api/check", { ...dealBody(), again: true });
-      if (number !== asked) return;
-      if (twice.deal) {
-        answer.deal = twice.deal;
-        answer.terms = twice.terms;
-      }
-    }
-    seen = answer.unreached ? "unreached" : mark;  // unreached: checked again once the server answers
-    showChecks(answer);
-  }
-
-  function repeatText(repeat) {
-    return `Deal ${repeat.deal} (${repeat.digest}) has the same hands: this deal is in the file already.`;
-  }
-
-  function lostText() {
-    return "The server cannot be reached, or its answer was lost (is cpscore serve still running? " +
-      "is this phone on the table's network?): the deal may be saved already. Tap Save again: it is never saved twice.";
-  }
-
-  function showChecks(answer) {
-    const reports = answer.seats || {};
-    seats.forEach((name, index) => {
-      const report = own(reports, name) || {};
-      // A hand still being tapped in is not wrong yet: its count says how far it is.
-      const hand = draft(name);
-      const partial = cardsIn(hand.text).length < HAND && !hand.surrender && !hand.out && !strayWord(hand.text);
-      $(`error-${index}`).textContent = partial ? "" : report.error || "";
-      $(`warning-${index}`).textContent = report.warning ? `Warning: ${report.warning}` : "";
-      const notes = [];
-      if (report.out) notes.push(`${name} ${report.out === "sits out" ? "sits out" : "sits out: " + report.out}`);
-      if (report.natural && !report.warning) notes.push(`Natural: ${report.natural}`);
-      notes.push(...(report.notes || []));
-      $(`note-${index}`).textContent = notes.join(" ");
-    });
-    repeatOf = answer.repeat || null;
-    const general = answer.field === null || answer.field === undefined || answer.field === "deal";
-    $("players-error").textContent = answer.field === "players" ? answer.error : "";
-    // "no hand yet" is said beside its seat only once the seat has cards
-    const empty = answer.field && reports[answer.field] && reports[answer.field].empty;
-    $("deal-error").textContent = general && answer.error ? answer.error : "";
-    if (repeatOf) $("deal-error").textContent = repeatText(repeatOf);
-    if (empty) $("deal-error").textContent = "";
-    if (notice && !$("deal-error").textContent) $("deal-error").textContent = notice;
-    // A save whose answer was lost: said until a save is answered (the check may see the deal it saved).
-    if (unanswered) $("deal-error").textContent = lostText();
-    shownTerms = answer.deal && answer.terms ? answer.terms : null;
-    // After a lost answer, hands that are an earlier deal's are most likely the deal that save landed as:
-    // no "if saved again" (Save asks the server, by the draft's key, first).
-    showPreview(unanswered && repeatOf ? null : answer.deal, repeatOf ? "If saved again" : "If saved");
-    // A repeat is saved only by the tap that says it was dealt twice; after a lost answer, Save asks first.
-    $("save").disabled = saving || !shownTerms || (repeatOf !== null && !unanswered);
-    $("again").hidden = !(repeatOf && shownTerms && !unanswered);
-    $("again").disabled = saving;
-  }
-
-  function showPreview(deal, title) {
-    const preview = $("preview");
-    preview.replaceChildren();
-    if (deal) {
-      preview.append(el("h3", {}, `${title}: `, ...dealNamed(deal.deal, deal.digest)), dealView(deal));
-    }
-  }
-
-  async function save(dealtTwice) {
-    if (saving) return;
-    saving = true;
-    $("save").disabled = true;
-    $("again").disabled = true;
-    if (dealtTwice === true) again = true;
-    if (draftKey === null) draftKey = newKey();
-    const body = { ...dealBody(), key: draftKey, terms: shownTerms };
-    if (again) body.again = true;
-    unanswered = true;  // until an answer comes: kept with the draft, over a reload
-    remember();
-    const answer = await call("POST", "api/save", body);
-    saving = false;
-    if (answer.unreached) {  // the save may have landed: the same key asks again, and saves it once
-      $("deal-error").textContent = lostText();
-      $("save").disabled = false;
-      $("again").hidden = true;
-      return;
-    }
-    unanswered = false;
-    remember();
-    if (answer.error) {
-      if (answer.terms && answer.deal) {
-        // The file changed since the deal was shown: it is shown as it would now be, and a new tap saves it.
-        await load(false);
-        asked++;  // a check on its way is of the session as it was
-        seen = sessionMark();
-        notice = answer.error;
-        $("deal-error").textContent = notice;
-        shownTerms = answer.terms;
-        showPreview(answer.deal, repeatOf ? "If saved again" : "If saved");
-        $("save").disabled = repeatOf !== null;
-        $("again").hidden = repeatOf === null;
-        $("again").disabled = false;
-        return;
-      }
-      if (answer.repeat) {  // saved meanwhile with the same hands: said, and the deal checked again
-        again = false;
-        await load(false);
-        await check();
-        return;
-      }
-      if (answer.seats) showChecks(answer);
-      const index = seats.indexOf(answer.field);
-      if (index >= 0) $(`error-${index}`).textContent = answer.error;
-      else if (answer.field === "players") $("players-error").textContent = answer.error;
-      else $("deal-error").textContent = answer.error;
-      $("save").disabled = !shownTerms;
-      $("again").disabled = false;
-      return;
-    }
-    for (const name of Object.keys(drafts)) delete drafts[name];
-    forget();
-    active = 0;
-    $("preview").replaceChildren();
-    $("again").hidden = true;
-    const warnings = (answer.warnings || []).map((warning) => ` Warning: ${warning}`).join("");
-    await load(true);
-    const saved = $("saved");
-    if (answer.already) {
-      saved.replaceChildren("This deal was already saved as ", ...dealNamed(answer.saved, answer.digest),
-        ": it is not saved twice.");
-    } else {
-      saved.replaceChildren("Saved ", ...dealNamed(answer.saved, answer.digest), `.${warnings}`);
-    }
-  }
-
-  // What the session says ------------------------------------------------------
-
   function signed(value) {
     return value > 0 ? `+${value}` : `${value}`;
   }
 
-  function dealView(deal) {
-    const box = el("div", { class: "deal" });
-    const list = el("ul", { class: "hands" });
-    for (const player of deal.players) {
-      const notes = [];
-      if (player.foul) notes.push(`fouls: ${player.foul_reason}`);
-      if (player.surrendered) notes.push("surrenders");
-      if (player.natural) notes.push(`natural: ${player.natural}`);
-      if (player.fantasyland && player.fantasyland.next) notes.push("Fantasyland next");
-      list.append(el("li", {},
-        el("strong", { text: player.name }), " ",
-        el("span", { class: "cards", text: player.hand || "" }), " ",
-        el("span", { class: player.units < 0 ? "neg" : "pos", text: signed(player.units) }),
-        table.money ? el("span", { class: "amount", text: ` (${signed(player.amount)})` }) : null,
-        notes.length ? el("span", { class: "notes", text: ` (${notes.join("; ")})` }) : null));
-    }
-    box.append(list);
-    // The settlement matrix: each row's player against each column's, in units.
-    const names = deal.players.map((player) => player.name);
-    const units = byName();
-    for (const pair of deal.pairs) {
-      units[`${pair.a}\u0000${pair.b}`] = pair.units;
-      units[`${pair.b}\u0000${pair.a}`] = -pair.units;
-    }
-    const matrix = el("table", { class: "matrix" });
-    matrix.append(el("tr", {}, el("th", {}), ...names.map((name) => el("th", { text: name })), el("th", { text: "Total" })));
-    for (const player of deal.players) {
-      const row = el("tr", {}, el("th", { text: player.name }));
-      for (const other of names) {
-        const value = units[`${player.name}\u0000${other}`];
-        row.append(el("td", { text: value === undefined ? "" : signed(value) }));
-      }
-      row.append(el("td", { class: "total", text: signed(player.units) }));
-      matrix.append(row);
-    }
-    box.append(el("div", { class: "scroll" }, matrix));
+  function unbroken(text) {
+    // No line break inside a hand's ranks (J-T-9-8-7): its hyphens do not break.
+    return String(text).replace(/(\S)-(?=\S)/g, "$1\u2011");
+  }
+
+  function cardNode(card) {
+    const rank = card[0] === "T" ? "10" : card[0];
+    return el("span", { class: `card suit-${card[1]}`, text: rank + (SYMBOL[card[1]] || card[1]) });
+  }
+
+  function handNode(text) {
+    // A hand as the session writes it: each card and each row kept whole on its line.
+    const box = el("span", { class: "hand-text" });
+    String(text || "").split(" / ").forEach((row, index) => {
+      if (index) box.append(" / ");
+      const part = el("span", { class: "row-text" });
+      row.split(/\s+/).filter(Boolean).forEach((card, at) => {
+        if (at) part.append(" ");
+        part.append(/^[2-9TJQKA][shdc]$/.test(card) ? cardNode(card) : card);
+      });
+      box.append(part);
+    });
     return box;
   }
 
-  function showSession() {
+  function digestOf(digest) {
+    return el("code", { class: "digest", text: digest || "" });
+  }
+
+  // What the page knows -----------------------------------------------------------
+
+  let table = null;      // the server's table: rules, stakes, seats, next deal
+  let session = null;    // the night: deals (each as cpscore session --format jsonl writes it), totals
+  let nightVersion = null;
+  let deal = null;       // the deal being entered, as this phone sees it (GET /api/deal)
+  let dealTag = null;
+  let current = null;    // the seat this phone is entering (a seat it holds)
+  let row = 0;           // the row a tapped card goes to
+  const mine = byName(); // seat -> {rows, surrender, waive, out, set, rev}: this phone's hands as it has them
+  let sending = null;    // the seat whose change is on its way
+  const dirty = new Set(); // seats changed here since their last change was sent
+  let saving = false;
+  let unanswered = false; // a save was sent and no answer came
+  let armed = null;      // {what, until}: a second tap does it (undo, take over)
+
+  // The deal being entered --------------------------------------------------------
+
+  function seatView(name) {
+    return deal ? deal.seats.find((seat) => seat.name === name) : undefined;
+  }
+
+  function handOf(name) {
+    return mine[name];
+  }
+
+  function cardsOf(hand) {
+    return hand.rows.flat().filter((card) => card !== null);
+  }
+
+  function adopt(view) {
+    // The server's view of the deal: this phone's own hands are taken from it, unless changed here meanwhile.
+    deal = view;
+    for (const seat of view.seats) {
+      if (seat.held === "me" && seat.rows && !dirty.has(seat.name) && sending !== seat.name) {
+        mine[seat.name] = {
+          rows: seat.rows.map((slots) => slots.slice()), surrender: seat.surrender, waive: seat.waive,
+          out: seat.out, set: seat.set, rev: seat.rev,
+        };
+      }
+    }
+    for (const name of Object.keys(mine)) {
+      const seat = seatView(name);
+      if (!seat || seat.held !== "me") delete mine[name];
+    }
+    if (current === null || !mine[current]) {
+      const kept = storage("get", `cpscore-seat:${table ? table.file : ""}`);
+      current = kept && mine[kept] ? kept : Object.keys(mine)[0] || null;
+      row = firstFree(current);
+    }
+    showDeal();
+  }
+
+  async function lookAtDeal(poll) {
+    const answer = await call("GET", "api/deal", undefined, poll ? dealTag : null);
+    if (answer.unchanged) return;
+    if (answer.error) {
+      $("load-error").textContent = answer.error;
+      return;
+    }
+    $("load-error").textContent = "";
+    dealTag = answer.tag;
+    if (answer.night !== nightVersion) await lookAtNight();
+    adopt(answer);
+  }
+
+  async function send(name) {
+    // This phone's hand of seat NAME, whole, to the server; one change on its way at a time.
+    if (sending !== null) return;
+    const hand = mine[name];
+    if (!hand) return;
+    dirty.delete(name);
+    sending = name;
+    const body = { seat: name, rev: hand.rev, rows: hand.rows, surrender: hand.surrender, waive: hand.waive,
+      out: hand.out, set: hand.set };
+    const answer = await call("POST", "api/deal/hand", body);
+    sending = null;
+    if (answer.error) {
+      dirty.clear();
+      $("hand-error").textContent = answer.error;
+      dealTag = null;
+      await lookAtDeal(false);
+      if (answer.status === 400) $("hand-error").textContent = answer.error;
+      return;
+    }
+    $("hand-error").textContent = "";
+    if (mine[name]) mine[name].rev = answer.rev;
+    const next = dirty.values().next();
+    if (!next.done) {
+      await send(next.value);
+      return;
+    }
+    await lookAtDeal(false);
+  }
+
+  function changed(name) {
+    $("saved").replaceChildren();
+    dirty.add(name);
+    showHand();
+    send(name);
+  }
+
+  async function take(name, force) {
+    const seat = seatView(name);
+    if (!seat) return;
+    const answer = await call("POST", "api/deal/hand", { seat: name, rev: seat.rev, take: true, force: !!force });
+    $("deal-error").textContent = answer.error || "";
+    if (!answer.error) {
+      current = name;
+      storage("set", `cpscore-seat:${table.file}`, name);
+    }
+    dealTag = null;
+    await lookAtDeal(false);
+  }
+
+  async function release() {
+    const hand = mine[current];
+    if (!hand) return;
+    const answer = await call("POST", "api/deal/hand", { seat: current, rev: hand.rev, release: true });
+    $("deal-error").textContent = answer.error || "";
+    current = null;
+    dealTag = null;
+    await lookAtDeal(false);
+  }
+
+  function firstFree(name) {
+    // The first row of NAME's hand with a free place (the front when the hand is full).
+    const hand = mine[name];
+    return hand ? Math.max(0, hand.rows.findIndex((slots) => slots.includes(null))) : 0;
+  }
+
+  function chooseSeat(name) {
+    const seat = seatView(name);
+    if (!seat) return;
+    if (seat.held === "me") {
+      current = name;
+      row = firstFree(name);
+      storage("set", `cpscore-seat:${table.file}`, name);
+      showDeal();
+      return;
+    }
+    if (seat.held === "other") {
+      if (!isArmed(`take:${name}`)) {
+        arm(`take:${name}`);
+        $("deal-error").textContent = word("take_over_confirm", { name });
+        return;
+      }
+      disarm();
+      take(name, true);
+      return;
+    }
+    take(name, false);
+  }
+
+  function isArmed(what) {
+    return armed !== null && armed.what === what && Date.now() < armed.until;
+  }
+
+  function arm(what) {
+    armed = { what, until: Date.now() + 5000 };
+  }
+
+  function disarm() {
+    armed = null;
+  }
+
+  function tapCard(card) {
+    const hand = mine[current];
+    if (!hand) return;
+    $("hand-hint").textContent = "";
+    for (const [name, other] of Object.entries(mine)) {
+      if (name !== current && !other.out && cardsOf(other).includes(card)) {
+        $("hand-hint").textContent = word("card_is_other", { card: label(card), name });
+        return;
+      }
+    }
+    for (let r = 0; r < ROWS.length; r++) {
+      const at = hand.rows[r].indexOf(card);
+      if (at >= 0) {  // tapped again: taken out of its place, nothing else moves
+        hand.rows[r][at] = null;
+        hand.set = false;
+        changed(current);
+        return;
+      }
+    }
+    let target = row;
+    if (!hand.rows[target].includes(null)) target = hand.rows.findIndex((slots) => slots.includes(null));
+    if (target < 0) {
+      $("hand-hint").textContent = word("hand_full");
+      return;
+    }
+    hand.rows[target][hand.rows[target].indexOf(null)] = card;
+    hand.set = false;
+    if (!hand.rows[target].includes(null)) {  // the row is full: on to the next with a free place
+      const next = hand.rows.findIndex((slots) => slots.includes(null));
+      if (next >= 0) row = next;
+    } else {
+      row = target;
+    }
+    changed(current);
+  }
+
+  function tapSlot(r, at) {
+    const hand = mine[current];
+    if (!hand) return;
+    row = r;
+    if (hand.rows[r][at] !== null) {  // a placed card: out of this place only
+      hand.rows[r][at] = null;
+      hand.set = false;
+      changed(current);
+      return;
+    }
+    showHand();
+  }
+
+  function label(card) {
+    return (card[0] === "T" ? "10" : card[0]) + SYMBOL[card[1]];
+  }
+
+  async function useTyped() {
+    const hand = mine[current];
+    if (!hand) return;
+    const text = $("typed").value;
+    const answer = await call("POST", "api/deal/hand", { seat: current, rev: hand.rev, text });
+    if (answer.error) {
+      $("hand-error").textContent = answer.error;
+      return;
+    }
+    $("typed").value = "";
+    $("hand-error").textContent = "";
+    hand.rev = answer.rev;
+    dirty.delete(current);
+    dealTag = null;
+    const name = current;
+    delete mine[name];  // taken again from the server: the cards it read
+    await lookAtDeal(false);
+  }
+
+  function showDeal() {
+    if (!deal || !table) return;
+    $("deal-number").textContent = deal.next;
+    $("seat-names").textContent = deal.players || "";
+    if (document.activeElement !== $("players")) $("players").value = deal.players || "";
+    $("players-error").textContent = deal.players_error || "";
+    const list = $("seat-list");
+    list.replaceChildren();
+    deal.seats.forEach((seat, index) => {
+      const state = word(`state_${seat.state}`, { count: seat.count });
+      const held = seat.held === "me" ? word("held_me") : seat.held === "other" ? word("held_other") : word("held_none");
+      const button = el("button", { type: "button", id: `seat-${index}`,
+        class: `seat-chip state-${seat.state}${seat.name === current ? " current" : ""}` },
+        el("strong", { text: seat.name }),
+        el("span", { class: "state", text: state }),
+        el("span", { class: "held", text: held }),
+        seat.fantasyland ? el("span", { class: "badge", text: word("fantasyland") }) : null);
+      button.addEventListener("click", () => chooseSeat(seat.name));
+      list.append(el("li", {}, button));
+    });
+    showHand();
+    showPreview();
+    showBar();
+  }
+
+  function showHand() {
+    const hand = mine[current];
+    $("hand").hidden = !hand;
+    if (!hand) return;
+    const seat = seatView(current) || {};
+    $("hand-title").textContent = word("hand_of", { name: current, count: cardsOf(hand).length });
+    const rows = $("rows");
+    rows.replaceChildren();
+    ROWS.forEach(([name, size], r) => {
+      const line = el("div", { class: `row-slots${r === row ? " selected" : ""}`, role: "group", "aria-label": word(`row_${name}`) });
+      line.append(el("button", { type: "button", class: "row-name", text: word(`row_${name}`) }));
+      line.lastChild.addEventListener("click", () => { row = r; showHand(); });
+      for (let at = 0; at < size; at++) {
+        const card = hand.rows[r][at];
+        const slot = el("button", { type: "button", id: `slot-${r}-${at}`, class: `slot${card ? ` suit-${card[1]}` : ""}`,
+          "aria-label": card ? word("slot_card", { card: label(card) }) : word("slot_empty", { row: word(`row_${name}`) }) });
+        slot.textContent = card ? label(card) : "";
+        slot.dataset.row = String(r);
+        slot.dataset.at = String(at);
+        slot.addEventListener("click", () => tapSlot(r, at));
+        line.append(slot);
+      }
+      rows.append(line);
+    });
+    const held = byName();
+    for (const [name, other] of Object.entries(mine)) {
+      if (name !== current && !other.out) for (const card of cardsOf(other)) held[card] = name;
+    }
+    const own = new Set(cardsOf(hand));
+    for (const button of document.querySelectorAll("#cards button")) {
+      const card = button.dataset.card;
+      button.classList.toggle("mine", own.has(card));
+      button.classList.toggle("other", held[card] !== undefined);
+      button.setAttribute("aria-disabled", held[card] !== undefined ? "true" : "false");
+      button.title = held[card] !== undefined ? word("card_is_other", { card: label(card), name: held[card] }) : "";
+    }
+    const marks = $("marks");
+    marks.replaceChildren();
+    for (const key of ["surrender", "waive", "out"]) {
+      if (key === "surrender" && !table.rules.surrender) continue;
+      const box = el("input", { type: "checkbox", id: `mark-${key}` });
+      box.checked = hand[key];
+      box.addEventListener("change", () => { hand[key] = box.checked; hand.set = false; changed(current); });
+      marks.append(el("label", {}, box, " " + word(`mark_${key}`)));
+    }
+    const report = seat.report || {};
+    $("hand-warning").textContent = report.warning || "";
+    const notes = [];
+    if (report.natural) notes.push(word("natural_claimed", { natural: report.natural }));
+    for (const note of report.notes || []) notes.push(note);
+    $("hand-note").textContent = notes.join(" ");
+    if (report.error && !$("hand-error").textContent) $("hand-error").textContent = report.error;
+  }
+
+  function showPreview() {
+    const box = $("preview");
+    box.replaceChildren();
+    $("deal-error").textContent = "";
+    if (!deal || !deal.revealed || !deal.check) return;
+    const check = deal.check;
+    if (check.error) $("deal-error").textContent = check.repeat ? word("repeat", { deal: check.repeat.deal, digest: check.repeat.digest }) : check.error;
+    if (check.deal) {
+      box.append(el("h3", {}, word(check.repeat ? "if_saved_again" : "if_saved"), " ", digestOf(check.deal.digest)),
+        dealView(check.deal));
+    }
+    if (unanswered) $("deal-error").textContent = word("lost_answer");
+  }
+
+  function showBar() {
+    const go = $("bar-go");
+    const text = $("bar-text");
+    const again = $("bar-again");
+    again.hidden = true;
+    go.hidden = false;
+    go.disabled = saving;
+    go.dataset.action = "";
+    if (!deal) return;
+    if (table && table.over) {
+      text.textContent = table.over;
+      go.hidden = true;
+      return;
+    }
+    if (deal.revealed) {
+      const check = deal.check || {};
+      if (check.repeat && check.terms) {
+        text.textContent = word("repeat_short", { deal: check.repeat.deal });
+        again.hidden = false;
+        go.hidden = true;
+        return;
+      }
+      text.textContent = check.terms ? word("all_set") : (check.error || "");
+      go.textContent = word("save_deal", { number: deal.next });
+      go.dataset.action = "save";
+      go.disabled = saving || !check.terms;
+      return;
+    }
+    const waiting = deal.seats.filter((seat) => seat.state !== "set" && seat.state !== "out" && seat.state !== "surrender")
+      .map((seat) => seat.name);
+    text.textContent = waiting.length ? word("waiting_for", { names: waiting.join(", ") }) : "";
+    const hand = mine[current];
+    if (hand && !hand.set) {
+      const count = cardsOf(hand).length;
+      go.textContent = hand.out ? word("set_out") : hand.surrender ? word("set_surrender") : word("set_hand", { count });
+      go.dataset.action = "set";
+      go.disabled = !(hand.out || hand.surrender || count === HAND) || sending !== null;
+    } else if (hand) {
+      go.textContent = word("unset");
+      go.dataset.action = "unset";
+    } else {
+      go.hidden = true;
+    }
+  }
+
+  async function barGo() {
+    const action = $("bar-go").dataset.action;
+    if (action === "save") return save(false);
+    const hand = mine[current];
+    if (!hand) return;
+    hand.set = action === "set";
+    changed(current);
+  }
+
+  async function save(dealtTwice) {
+    if (saving || !deal || !deal.check) return;
+    saving = true;
+    showBar();
+    unanswered = true;
+    const answer = await call("POST", "api/deal/save", { key: deal.key, terms: deal.check.terms, again: dealtTwice === true });
+    saving = false;
+    if (answer.unreached) {
+      $("deal-error").textContent = word("lost_answer");
+      showBar();
+      return;
+    }
+    unanswered = false;
+    if (answer.error) {
+      $("deal-error").textContent = answer.error;
+      dealTag = null;
+      await lookAtDeal(false);
+      $("deal-error").textContent = answer.error;
+      return;
+    }
+    const saved = $("saved");
+    const text = answer.already ? "already_saved" : "saved";
+    saved.replaceChildren(word(text, { deal: answer.saved }), " ", digestOf(answer.digest));
+    for (const warning of answer.warnings || []) saved.append(el("span", { class: "warning", text: ` ${warning}` }));
+    dealTag = null;
+    await lookAtDeal(false);
+  }
+
+  // The night ----------------------------------------------------------------
+
+  async function lookAtNight() {
+    const deals = session ? session.deals : [];
+    const last = deals[deals.length - 1];
+    const since = last ? `?since=${last.deal}:${last.digest}` : "";
+    const answer = await call("GET", `api/state${since}`);
+    if (answer.error) {
+      $("load-error").textContent = answer.error;
+      return;
+    }
+    table = answer.table;
+    const kept = answer.from > 0 ? deals.slice(0, answer.from) : [];
+    session = answer.session;
+    session.deals = kept.concat(session.deals);
+    nightVersion = answer.version;
+    showNight();
+    lookAtStats();
+  }
+
+  function showNight() {
+    $("file").textContent = table.file;
+    const count = session.deals.length;
+    $("summary").textContent = word("summary", { rules: table.rules.id, count });
+    $("over").textContent = table.over || "";
+    showTotals();
+    showChart();
+    showDeals();
+    showRules();
+  }
+
+  function showTotals() {
     const money = table.money;
     const totals = $("totals");
-    totals.replaceChildren(el("tr", {}, el("th", { text: "Player" }), el("th", { text: "Units" }),
-      money ? el("th", { text: "Money" }) : null));
+    totals.replaceChildren(el("tr", {}, el("th", { text: word("player") }), el("th", { text: word("units") }),
+      money ? el("th", { text: word("money") }) : null));
     for (const total of session.totals) {
       totals.append(el("tr", {}, el("td", { text: total.name }),
         el("td", { class: total.units < 0 ? "neg" : "pos", text: signed(total.units) }),
         money ? el("td", { text: signed(total.amount) }) : null));
     }
-    if (!session.totals.length) totals.append(el("tr", {}, el("td", { text: "No deal yet." })));
+    if (!session.totals.length) totals.append(el("tr", {}, el("td", { text: word("no_deal") })));
     const transfers = $("transfers");
     transfers.replaceChildren();
     for (const transfer of session.transfers) {
-      transfers.append(el("li", { text: `${transfer.from} pays ${transfer.to} ${transfer.amount}` }));
+      transfers.append(el("li", { text: word("pays", { from: transfer.from, to: transfer.to, amount: transfer.amount }) }));
     }
-    if (!session.transfers.length) transfers.append(el("li", { text: "Nobody owes anybody." }));
+    if (!session.transfers.length) transfers.append(el("li", { text: word("nobody_owes") }));
+    const last = session.deals[session.deals.length - 1];
+    $("through").replaceChildren(...(last ? [word("after_deal", { deal: last.deal }), " ", digestOf(last.digest)] : []));
+  }
 
-    const deals = session.deals;
-    const last = deals[deals.length - 1];
-    $("through").replaceChildren(...(last ? ["After ", ...dealNamed(last.deal, last.digest)] : []));
-    const box = $("last-deal");
+  const COLOURS = ["#1f6f4a", "#c0262d", "#1f4fa8", "#8a5a00", "#7b2fa0", "#0f7f8c", "#b3471d", "#4d5a66"];
+
+  function showChart() {
+    // Each player's running total (money when money differs from units) over the deals: an SVG drawn here.
+    const box = $("chart");
     box.replaceChildren();
-    if (last) {
-      box.append(el("h3", {}, `Deal ${last.deal} (`, digestOf(last.digest), `, line ${last.line})`), dealView(last));
-    } else {
-      box.append(el("p", { text: "No deal yet." }));
+    const deals = session.deals;
+    if (!deals.length) {
+      box.append(el("p", { class: "note", text: word("no_deal") }));
+      return;
     }
-    $("undo").disabled = !last;
-
-    const pick = $("explain-deal");
-    const chosen = pick.value;
-    pick.replaceChildren(...deals.map((deal) => el("option", { value: deal.deal, text: deal.deal })));
-    if (chosen && deals.some((deal) => String(deal.deal) === chosen)) pick.value = chosen;
-    else if (last) pick.value = last.deal;
-    explainPlayers();
+    const key = table.money ? "amount" : "units";
+    const names = session.totals.map((total) => total.name);
+    const series = byName();
+    for (const name of names) series[name] = [0];
+    deals.forEach((found) => {
+      const running = byName();
+      for (const entry of found.running) running[entry.name] = entry[key];
+      for (const name of names) {
+        const points = series[name];
+        points.push(running[name] !== undefined ? Number(running[name]) : points[points.length - 1]);
+      }
+    });
+    const all = names.flatMap((name) => series[name]);
+    const top = Math.max(0, ...all);
+    const bottom = Math.min(0, ...all);
+    const span = top - bottom || 1;
+    const width = 340, height = 200, left = 44, right = 8, up = 10, down = 22;
+    const x = (index) => left + (index * (width - left - right)) / Math.max(1, deals.length);
+    const y = (value) => up + ((top - value) * (height - up - down)) / span;
+    const svg = document.createElementNS("http://www.w3.org/2000/svg", "svg");
+    svg.setAttribute("viewBox", `0 0 ${width} ${height}`);
+    svg.setAttribute("role", "img");
+    svg.setAttribute("aria-label", word("chart"));
+    svg.setAttribute("class", "chart");
+    const shape = (tag, attributes, text) => {
+      const node = document.createElementNS("http://www.w3.org/2000/svg", tag);
+      for (const [name, value] of Object.entries(attributes)) node.setAttribute(name, String(value));
+      if (text !== undefined) node.textContent = text;
+      svg.append(node);
+      return node;
+    };
+    shape("line", { x1: left, x2: width - right, y1: y(0), y2: y(0), stroke: "#9aa3ad", "stroke-width": 1 });
+    for (const value of [top, bottom]) {
+      if (value === 0) continue;
+      shape("text", { x: left - 4, y: y(value) + 4, "text-anchor": "end", "font-size": 11, fill: "#5d6875" }, signed(value));
+    }
+    shape("text", { x: left - 4, y: y(0) + 4, "text-anchor": "end", "font-size": 11, fill: "#5d6875" }, "0");
+    shape("text", { x: width - right, y: height - 6, "text-anchor": "end", "font-size": 11, fill: "#5d6875" },
+      word("deal_n", { deal: deals.length }));
+    shape("text", { x: left, y: height - 6, "font-size": 11, fill: "#5d6875" }, "0");
+    names.forEach((name, index) => {
+      const colour = COLOURS[index % COLOURS.length];
+      const points = series[name].map((value, at) => `${x(at).toFixed(1)},${y(value).toFixed(1)}`).join(" ");
+      shape("polyline", { points, fill: "none", stroke: colour, "stroke-width": 2.5, "stroke-linejoin": "round" });
+    });
+    box.append(svg);
+    const legend = el("ul", { class: "legend" });
+    names.forEach((name, index) => {
+      const values = series[name];
+      legend.append(el("li", {}, el("span", { class: `swatch colour-${index % COLOURS.length}` }),
+        `${name} ${signed(values[values.length - 1])}`));
+    });
+    box.append(legend);
   }
 
-  function explainPlayers() {
-    const deal = session.deals.find((found) => String(found.deal) === $("explain-deal").value);
-    const names = deal ? deal.totals.map((total) => total.name) : [];
-    for (const [id, place] of [["explain-a", 0], ["explain-b", 1]]) {
-      const select = $(id);
-      const chosen = select.value;
-      select.replaceChildren(...names.map((name) => el("option", { value: name, text: name })));
-      if (names.includes(chosen)) select.value = chosen;
-      else if (names[place] !== undefined) select.value = names[place];
-    }
-    $("explain-go").disabled = names.length < 2;
+  function dealLine(found) {
+    // "Amy +6 (+60), Bob -3": each player's units (and money) in one deal.
+    return found.players.map((player) => {
+      const money = table.money ? ` (${signed(player.amount)})` : "";
+      return `${player.name} ${signed(player.units)}${money}`;
+    }).join(", ");
   }
 
-  async function explain() {
-    const query = new URLSearchParams({ deal: $("explain-deal").value, a: $("explain-a").value, b: $("explain-b").value });
-    const answer = await call("GET", `api/explain?${query}`);
-    $("explain-error").textContent = answer.error || "";
-    $("explanation").textContent = answer.error ? "" : answer.text;
+  function notesOf(player) {
+    const notes = [];
+    if (player.foul) notes.push(word("fouls", { reason: player.foul_reason }));
+    if (player.surrendered) notes.push(word("surrenders"));
+    if (player.natural) notes.push(word("natural", { natural: player.natural }));
+    if (player.fantasyland && player.fantasyland.next) notes.push(word("fantasyland_next"));
+    return notes;
+  }
+
+  function dealView(found) {
+    const box = el("div", { class: "deal" });
+    const list = el("ul", { class: "hands" });
+    for (const player of found.players) {
+      const notes = notesOf(player);
+      list.append(el("li", {},
+        el("strong", { text: player.name }), " ",
+        el("span", { class: player.units < 0 ? "neg" : "pos", text: signed(player.units) }),
+        table.money ? el("span", { class: "amount", text: ` (${signed(player.amount)})` }) : null,
+        el("br"),
+        player.hand ? handNode(player.hand) : el("span", { class: "note", text: word("no_hand") }),
+        notes.length ? el("span", { class: "notes", text: ` (${notes.join("; ")})` }) : null));
+    }
+    box.append(list);
+    const names = found.players.map((player) => player.name);
+    const units = byName();
+    for (const pair of found.pairs) {
+      units[`${pair.a}\u0000${pair.b}`] = pair.units;
+      units[`${pair.b}\u0000${pair.a}`] = -pair.units;
+    }
+    const matrix = el("table", { class: "matrix" });
+    matrix.append(el("tr", {}, el("th", {}), ...names.map((name) => el("th", { text: name })), el("th", { text: word("total") })));
+    for (const player of found.players) {
+      const line = el("tr", {}, el("th", { text: player.name }));
+      for (const other of names) {
+        const value = units[`${player.name}\u0000${other}`];
+        line.append(el("td", { text: value === undefined ? "" : signed(value) }));
+      }
+      line.append(el("td", { class: "total", text: signed(player.units) }));
+      matrix.append(line);
+    }
+    box.append(el("div", { class: "scroll" }, matrix));
+    return box;
+  }
+
+  const open = new Set(); // the deals whose details are open (by digest), kept over a refresh
+
+  function showDeals() {
+    const box = $("deal-list");
+    box.replaceChildren();
+    const deals = session.deals;
+    if (!deals.length) box.append(el("p", { class: "note", text: word("no_deal") }));
+    for (let index = deals.length - 1; index >= 0; index--) {
+      const found = deals[index];
+      const notes = found.players.flatMap((player) => notesOf(player).map((note) => `${player.name}: ${note}`));
+      const details = el("details", { class: "deal-item", id: `deal-${found.deal}` });
+      details.open = open.has(found.digest);
+      details.addEventListener("toggle", () => {
+        if (details.open) open.add(found.digest); else open.delete(found.digest);
+      });
+      details.append(el("summary", {},
+        el("strong", { text: `${found.deal}` }), " ", digestOf(found.digest), " ",
+        el("span", { text: dealLine(found) }),
+        notes.length ? el("span", { class: "notes", text: ` · ${notes.join("; ")}` }) : null));
+      details.append(dealView(found), explainer(found), editor(found));
+      if (index === deals.length - 1) {
+        const undo = el("button", { type: "button", id: "undo", class: "undo", text: word("undo_deal", { deal: found.deal }) });
+        undo.addEventListener("click", () => undoDeal(found, undo));
+        details.append(el("div", { class: "tools" }, undo));
+      }
+      box.append(details);
+    }
+  }
+
+  function explainer(found) {
+    const names = found.players.map((player) => player.name);
+    const box = el("div", { class: "explain" });
+    if (names.length < 2) return box;
+    const pick = (chosen) => {
+      const select = el("select", {});
+      for (const name of names) select.append(el("option", { value: name, text: name }));
+      select.value = chosen;
+      return select;
+    };
+    const a = pick(names[0]);
+    const b = pick(names[1]);
+    const go = el("button", { type: "button", text: word("explain") });
+    const out = el("pre", { class: "explanation" });
+    go.addEventListener("click", async () => {
+      const query = new URLSearchParams({ deal: found.deal, a: a.value, b: b.value });
+      const answer = await call("GET", `api/explain?${query}`);
+      out.textContent = answer.error ? answer.error : unbroken(answer.text);
+    });
+    box.append(el("div", { class: "row" }, a, el("span", { text: word("versus") }), b, go), out);
+    return box;
+  }
+
+  function editor(found) {
+    // Edit this deal: its hands as text, replaced by its digest (cpscore replace --expect).
+    const box = el("div", { class: "editor" });
+    const edit = el("button", { type: "button", class: "small", text: word("edit_deal") });
+    box.append(edit);
+    edit.addEventListener("click", () => {
+      edit.hidden = true;
+      const inputs = byName();
+      for (const player of found.players) {
+        const input = el("input", { class: "edit-hand", autocomplete: "off", autocapitalize: "none", spellcheck: "false",
+          "aria-label": word("hand_of_plain", { name: player.name }) });
+        input.value = (player.hand || "") + (player.surrendered ? (player.hand ? "; surrender" : "surrender") : "") +
+          (player.waived ? "; waive" : "");
+        inputs[player.name] = input;
+        box.append(el("label", { class: "edit-line" }, el("strong", { text: player.name }), input));
+      }
+      const error = el("p", { class: "error", role: "alert" });
+      const go = el("button", { type: "button", class: "primary replace", text: word("replace_deal", { deal: found.deal }) });
+      go.addEventListener("click", async () => {
+        const hands = byName();
+        for (const name of Object.keys(inputs)) hands[name] = inputs[name].value;
+        const answer = await call("POST", "api/replace", { deal: found.deal, digest: found.digest, hands });
+        if (answer.error) {
+          error.textContent = answer.error;
+          return;
+        }
+        $("undone").replaceChildren(word("replaced", { deal: answer.replaced }), " ", digestOf(answer.digest));
+        await lookAtNight();
+      });
+      box.append(go, error);
+    });
+    return box;
+  }
+
+  async function undoDeal(found, button) {
+    if (!isArmed(`undo:${found.digest}`)) {  // a second tap removes it: no dialog to dismiss on a phone
+      arm(`undo:${found.digest}`);
+      button.textContent = word("undo_confirm", { deal: found.deal });
+      button.classList.add("armed");
+      return;
+    }
+    disarm();
+    // The deal the button named, by its digest: if the last deal is another by now, nothing is removed.
+    const answer = await call("POST", "api/undo", { expect: found.deal, digest: found.digest });
+    $("undo-error").textContent = answer.error || "";
+    $("undone").replaceChildren();
+    if (!answer.error) $("undone").replaceChildren(word("removed", { deal: answer.removed }), " ", digestOf(answer.digest));
+    await lookAtNight();
+    dealTag = null;
+    await lookAtDeal(false);
+  }
+
+  async function lookAtStats() {
+    const answer = await call("GET", "api/stats");
+    const box = $("stats");
+    box.replaceChildren();
+    if (answer.error || !answer.players) return;
+    const money = table.money;
+    const heads = ["player", "deals", "rows_won", "scoops", "fouls", "royalties", "biggest_win", "units"];
+    box.append(el("tr", {}, ...heads.map((key) => el("th", { text: word(`stat_${key}`) }))));
+    for (const player of answer.players) {
+      const biggest = player.biggest_win ? signed(money ? player.biggest_win.amount : player.biggest_win.units) : "";
+      box.append(el("tr", {},
+        el("td", { text: player.name }),
+        el("td", { text: player.deals }),
+        el("td", { text: `${player.rows.won}-${player.rows.lost}-${player.rows.tied}` }),
+        el("td", { text: `${player.scoops.made}/${player.scoops.suffered}` }),
+        el("td", { text: player.fouls }),
+        el("td", { text: player.royalties }),
+        el("td", { text: biggest }),
+        el("td", { class: player.units < 0 ? "neg" : "pos", text: signed(money ? player.amount : player.units) })));
+    }
   }
 
   function showRules() {
     const rules = table.rules;
     $("rules-summary").textContent = `${rules.id}: ${rules.summary}`;
     const stakes = $("stakes");
-    stakes.replaceChildren(el("li", { text: `Stake: ${table.stake} a unit` }));
+    stakes.replaceChildren(el("li", { text: word("stake_line", { stake: table.stake }) }));
     for (const pair of table.pair_stakes) {
-      stakes.append(el("li", { text: `${pair.pair.join(" and ")}: ${pair.stake} a unit` }));
+      stakes.append(el("li", { text: word("pair_stake_line", { a: pair.pair[0], b: pair.pair[1], stake: pair.stake }) }));
     }
-    if (table.buy_in !== null) stakes.append(el("li", { text: `Buy-in: ${table.buy_in}` }));
+    if (table.buy_in !== null) stakes.append(el("li", { text: word("buy_in_line", { amount: table.buy_in }) }));
     $("rules-toml").textContent = rules.toml;
   }
 
-  async function load(fresh, poll) {
-    // poll: the periodic look, which sends the tag of the state last shown (an unchanged night: no body).
-    const answer = await call("GET", "api/state", undefined, poll ? stateTag : null);
-    if (answer.unchanged) return;
-    stateTag = answer.error ? null : answer.tag;
-    if (answer.error) {
-      $("load-error").textContent = answer.error;
-      return;
-    }
-    $("load-error").textContent = "";
-    const before = table;
-    table = answer.table;
-    session = answer.session;
-    $("file").textContent = table.file;
-    const count = session.deals.length;
-    $("summary").textContent = `rules ${table.rules.id}, ${count ? count + " deal" + (count === 1 ? "" : "s") : "no deal yet"}`;
-    $("deal-number").textContent = table.next;
-    $("over").textContent = table.over || "";
-    const players = $("players");
-    const typed = document.activeElement === players;
-    const sameSeats = before && seatsText(before.seats) === players.value;
-    if (fresh || !before || (sameSeats && !typed)) {
-      const kept = before ? null : recall();  // the page was reloaded mid-deal
-      players.value = kept !== null ? kept : seatsText(table.seats);
-      $("players-error").textContent = table.seats_error || "";
-      const next = parseSeats(players.value);
-      if (fresh || !before || seatsText(next) !== seatsText(seats) ||
-          JSON.stringify(before.fantasyland) !== JSON.stringify(table.fantasyland)) {
-        seats = next;
-        if (kept !== null) {  // on with the first seat still short of cards
-          active = Math.max(0, seats.findIndex((name) => cardsIn(draft(name).text).length < HAND));
-        }
-        buildSeats();
+  // The cards to tap ------------------------------------------------------------
+
+  function buildPicker() {
+    const box = $("cards");
+    box.replaceChildren();
+    for (const suit of word("suit_order").split("")) {
+      const line = el("div", { class: "suit-cards", role: "group", "aria-label": word(`suit_${suit}`) });
+      for (const rank of RANKS) {
+        const card = rank + suit;
+        const button = el("button", { type: "button", id: `card-${card}`, class: `suit-${suit}`,
+          "aria-label": `${rank === "T" ? "10" : rank} ${word(`suit_${suit}`)}` });
+        button.dataset.card = card;
+        button.textContent = label(card);
+        button.addEventListener("click", () => tapCard(card));
+        line.append(button);
       }
-    }
-    showSession();
-    showRules();
-    const last = session.deals.length ? session.deals[session.deals.length - 1] : null;
-    if (undoArmed !== null && (!last || last.deal !== undoDeal.deal || last.digest !== undoDeal.digest)) {
-      disarm();  // the last deal is another now
-    }
-    if (fresh) check();
-    else if (draftKey !== null && seen !== null && seen !== sessionMark()) {
-      // The session changed under the deal being entered (another phone, a command): the preview is
-      // of the deal as it would now be saved.
-      if (!unanswered && before && before.next < table.next) {
-        notice = `Deal ${table.next - 1} was saved meanwhile (by another phone?): ` +
-          "look at the last deal before saving this one.";
-      }
-      check();
+      box.append(line);
     }
   }
 
-  function sessionMark() {
-    // What the deal being entered is settled against: the deals (each by its digest) and the table.
-    if (!table || !session) return null;
-    return JSON.stringify([session.deals.map((deal) => deal.digest), table.stake, table.pair_stakes, table.seats,
-      table.fantasyland, table.buy_in, table.over]);
+  function buildLanguages() {
+    const select = $("language");
+    select.replaceChildren();
+    for (const [code, name] of Object.entries(catalogue.languages)) select.append(el("option", { value: code, text: name }));
+    select.value = language;
+    select.addEventListener("change", () => {
+      language = select.value;
+      storage("set", "cpscore-language", language);
+      translate();
+      buildPicker();
+      if (table) showNight();
+      showDeal();
+    });
   }
 
-  function seatsChanged() {
-    seats = parseSeats($("players").value);
-    buildSeats();
-    changed();
-  }
-
-  async function undo() {
-    const last = session.deals[session.deals.length - 1];
-    if (!last) return;
-    const button = $("undo");
-    if (undoArmed === null) {  // a second tap removes it: no dialog to dismiss on a phone
-      button.textContent = `Tap again to remove deal ${last.deal} (${last.digest})`;
-      button.classList.add("armed");
-      undoDeal = { deal: last.deal, digest: last.digest };
-      undoArmed = setTimeout(disarm, 5000);
-      return;
-    }
-    const armed = undoDeal;
-    disarm();
-    // The deal the button named, by its digest: if the last deal is another by now, nothing is removed.
-    const answer = await call("POST", "api/undo", { expect: armed.deal, digest: armed.digest });
-    $("undo-error").textContent = answer.error || "";
-    $("undone").textContent = "";
-    await load(false);
-    if (!answer.error) {
-      $("undone").replaceChildren("Removed ", ...dealNamed(answer.removed, answer.digest), ".");
-    }
-  }
-
-  function disarm() {
-    clearTimeout(undoArmed);
-    undoArmed = null;
-    undoDeal = null;
-    $("undo").textContent = "Undo last deal";
-    $("undo").classList.remove("armed");
-  }
-
-  function backCard() {
-    const name = seats[active];
-    if (name === undefined) return;
-    const cards = cardsIn(draft(name).text);
-    cards.pop();
-    draft(name).text = handText(cards);
-    changed();
-  }
-
-  function clearHand() {
-    const name = seats[active];
-    if (name === undefined) return;
-    drafts[name] = { text: "", surrender: false, waive: false, out: false };
-    buildSeats();
-    changed();
-  }
-
-  document.addEventListener("DOMContentLoaded", () => {
+  async function start() {
+    const words = await fetch("static/words.json").then((response) => response.json()).catch(() => null);
+    catalogue = words || { languages: { en: "English" }, en: {} };
+    language = chooseLanguage();
+    translate();
+    buildLanguages();
     buildPicker();
-    $("players").addEventListener("change", seatsChanged);
-    $("save").addEventListener("click", () => save(false));
-    $("again").addEventListener("click", () => save(true));
-    $("undo").addEventListener("click", undo);
-    $("explain-deal").addEventListener("change", explainPlayers);
-    $("explain-go").addEventListener("click", explain);
-    $("back-card").addEventListener("click", backCard);
-    $("clear-hand").addEventListener("click", clearHand);
-    $("save").disabled = true;
-    load(true);
-    // Another phone's saves show up here too.
-    setInterval(() => { if (document.visibilityState === "visible") load(false, true); }, 5000);
-  });
+    $("edit-seats").addEventListener("click", () => { $("seats-editor").hidden = !$("seats-editor").hidden; });
+    $("seats-ok").addEventListener("click", async () => {
+      const answer = await call("POST", "api/deal/seats", { players: $("players").value });
+      $("players-error").textContent = answer.error || "";
+      if (!answer.error) $("seats-editor").hidden = true;
+      dealTag = null;
+      await lookAtDeal(false);
+    });
+    $("typed-use").addEventListener("click", useTyped);
+    $("typed").addEventListener("keydown", (event) => { if (event.key === "Enter") { event.preventDefault(); useTyped(); } });
+    $("clear-hand").addEventListener("click", () => {
+      const hand = mine[current];
+      if (!hand) return;
+      hand.rows = ROWS.map(([, size]) => Array(size).fill(null));
+      hand.set = false;
+      row = 0;
+      changed(current);
+    });
+    $("release").addEventListener("click", release);
+    $("bar-go").addEventListener("click", barGo);
+    $("bar-again").addEventListener("click", () => save(true));
+    await lookAtNight();
+    await lookAtDeal(false);
+    // The other phones' hands, and saves from anywhere, show up here too.
+    setInterval(() => { if (document.visibilityState === "visible" && sending === null) lookAtDeal(true); }, POLL);
+  }
+
+  document.addEventListener("DOMContentLoaded", start);
 })();
