@@ -16,6 +16,8 @@ import re
 import wsgiref.util
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 from serving import AMY, BOB, BOB_FOULS, CY, cpscore
 
 from cpscore.web.app import make_app
@@ -450,3 +452,65 @@ _WORD_FAMILIES = {
     "suit_": ("s", "h", "d", "c"),
     "stat_": ("player", "deals", "rows_won", "scoops", "fouls", "royalties", "biggest_win", "units"),
 }
+
+
+# Whatever a phone sends, the answer is a one-line error, never a traceback --------------
+
+_VALUES = st.recursive(
+    st.none()
+    | st.booleans()
+    | st.integers(-3, 20)
+    | st.sampled_from(["Amy", "Bob", "Cy", "Ks", "K♠️", "Ks Kd 4c / 9h", AMY, "-", "surrender", "", "x" * 300]),
+    lambda inner: (
+        st.lists(inner, max_size=6)
+        | st.dictionaries(st.sampled_from(["Amy", "Bob", "a", "__proto__"]), inner, max_size=4)
+    ),
+    max_leaves=12,
+)
+_BODIES = st.dictionaries(
+    st.sampled_from(
+        [
+            "seat",
+            "rev",
+            "take",
+            "force",
+            "release",
+            "rows",
+            "text",
+            "surrender",
+            "waive",
+            "out",
+            "set",
+            "players",
+            "key",
+            "terms",
+            "again",
+            "deal",
+            "digest",
+            "hands",
+        ]
+    ),
+    _VALUES,
+    max_size=7,
+)
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(
+    requests=st.lists(
+        st.tuples(st.sampled_from(["api/deal/hand", "api/deal/seats", "api/deal/save", "api/replace"]), _BODIES),
+        max_size=8,
+    )
+)
+def test_any_request_of_the_table_is_answered_without_a_traceback(night, requests):
+    night.write_text("@rules ofc\n@stake 10\n@players Amy Bob Cy\n" + _deal_lines(SEAT_ROWS), encoding="utf-8")
+    app = make_app(str(night))
+    amy, bob = Phone(app, "amy"), Phone(app, "bob")
+    for index, (path, body) in enumerate(requests):
+        phone = amy if index % 2 else bob
+        status, answer = phone.post(path, body)
+        assert status in (200, 400, 409), (path, body, answer)
+        if status != 200:
+            assert "\n" not in answer["error"] and len(answer["error"]) <= 300 and "Traceback" not in answer["error"]
+        status, view = phone.get("api/deal")
+        assert status == 200 and len(view["seats"]) >= 2
