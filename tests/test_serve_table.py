@@ -151,12 +151,17 @@ def test_each_phone_sees_its_own_cards_and_only_the_others_states_until_all_are_
     assert night.read_text().count("Amy:") == 0  # nothing is written before a save
 
 
-def test_the_deal_is_saved_once_whichever_phones_tap_save_and_the_next_deal_keeps_the_seats(phones, night):
-    amy, bob, cy = phones
+def _all_set(phones: list[Phone]) -> tuple[dict, dict]:
+    """Each phone enters its seat's hand and says it is set: the deal as shown, and the save that asks for it."""
     for phone, (name, text) in zip(phones, SEAT_ROWS.items()):
         phone.enter(name, text)
-    view = bob.deal()
-    request = {"key": view["key"], "terms": view["check"]["terms"]}
+    view = phones[0].deal()
+    return view, {"key": view["key"], "terms": view["check"]["terms"]}
+
+
+def test_the_deal_is_saved_once_whichever_phones_tap_save_and_the_next_deal_keeps_the_seats(phones, night):
+    amy, bob, cy = phones
+    view, request = _all_set(phones)
     status, saved = bob.post("api/deal/save", request)
     assert status == 200 and saved["saved"] == 1
     status, again = cy.post("api/deal/save", request)  # the same deal, from another phone: saved once
@@ -239,9 +244,24 @@ def test_a_stale_change_and_a_seat_on_another_phone_are_refused(phones):
     status, answer = bob.hand("Amy", text="Qs")
     assert status == 409 and answer["held"] is True
     assert amy.seat("Amy")["rows"][0] == ["Ks", None, None]  # untouched
-    status, _ = bob.hand("Amy", take=True, force=True)  # Amy's phone is gone: Bob's takes the seat over
-    assert status == 200 and bob.seat("Amy")["held"] == "me" and bob.seat("Amy")["rows"][0] == ["Ks", None, None]
+    for change in ({"release": True}, {"release": True, "out": True}, {"out": True, "set": True}):
+        status, answer = bob.hand("Amy", **change)  # a seat on another phone is not Bob's to change
+        assert status == 409 and answer["held"] is True, change
+    assert amy.seat("Amy")["held"] == "me" and amy.seat("Amy")["out"] is False
+    status, answer = bob.hand("Amy", take=True, force=True)  # Amy's phone is gone: Bob's takes the seat over,
+    assert status == 200 and answer["cleared"] is True  # and does not see the cards Amy's phone entered
+    assert bob.seat("Amy")["held"] == "me" and bob.seat("Amy")["rows"][0] == [None, None, None]
     assert amy.seat("Amy")["held"] == "other" and "rows" not in amy.seat("Amy")
+
+
+def test_a_seat_let_go_and_taken_again_by_its_phone_keeps_its_cards(phones):
+    amy = phones[0]
+    amy.enter("Amy", "Ks Kd 4c / 9h", set_it=False)
+    assert amy.hand("Amy", release=True)[0] == 200
+    assert amy.seat("Amy")["held"] is None and "rows" not in amy.seat("Amy")
+    status, answer = amy.hand("Amy", take=True)
+    assert status == 200 and answer["cleared"] is False
+    assert amy.seat("Amy")["rows"][0] == ["Ks", "Kd", "4c"]
 
 
 def test_a_phone_entering_two_seats_cannot_give_both_one_card(phones):
@@ -280,6 +300,39 @@ def test_a_seat_that_sits_out_or_surrenders_is_set_without_cards(tmp_path):
     assert view["revealed"]
 
 
+def test_the_cards_of_a_seat_that_sits_out_stay_its_phones_when_all_are_set(phones):
+    amy, bob, cy = phones
+    amy.enter("Amy", AMY)
+    bob.enter("Bob", BOB, set_it=False)
+    assert bob.hand("Bob", out=True)[0] == 200 and bob.hand("Bob", set=True)[0] == 200
+    cy.enter("Cy", CY)
+    view = amy.deal()
+    assert view["revealed"] and "rows" not in view["seats"][1] and view["seats"][1]["state"] == "out"
+    assert "Qs" not in json.dumps(view)  # none of Bob's cards
+    assert bob.seat("Bob")["rows"] == _slots(BOB)  # still his, on his phone
+
+
+def test_a_surrender_with_some_cards_placed_surrenders(tmp_path):
+    path = tmp_path / "night.txt"
+    path.write_text("@rules 1-6\n@players Amy Bob\n", encoding="utf-8")
+    amy = Phone(make_app(str(path)), "amy")
+    amy.enter("Amy", "Ks Kd", set_it=False)
+    assert amy.hand("Amy", surrender=True)[0] == 200
+    status, answer = amy.hand("Amy", set=True)
+    assert status == 200, answer
+    assert amy.seat("Amy")["state"] == "surrender"
+
+
+def test_a_retry_of_a_save_whose_deal_was_undone_says_so(phones, night):
+    amy, bob, _ = phones
+    _, request = _all_set(phones)
+    status, saved = amy.post("api/deal/save", request)
+    assert status == 200
+    assert amy.post("api/undo", {"digest": saved["digest"]})[0] == 200
+    status, answer = bob.post("api/deal/save", request)
+    assert status == 409 and "no longer in the file" in answer["error"]
+
+
 def test_changing_the_seats_keeps_the_hands_of_those_still_seated(phones, night):
     amy = phones[0]
     amy.enter("Amy", AMY, set_it=False)
@@ -290,6 +343,9 @@ def test_changing_the_seats_keeps_the_hands_of_those_still_seated(phones, night)
     assert amy.seat("Amy")["count"] == 13
     status, answer = amy.post("api/deal/seats", {"players": "Amy amy"})
     assert status == 400 and answer["field"] == "players"
+    assert amy.post("api/deal/seats", {"players": "Bob Cy"})[0] == 200  # Amy seated wrongly out, and back
+    assert amy.post("api/deal/seats", {"players": "Amy Bob Cy"})[0] == 200
+    assert amy.seat("Amy")["count"] == 13 and amy.seat("Amy")["held"] == "me"
 
 
 # The night kept between requests -------------------------------------------------------
@@ -347,6 +403,38 @@ def test_any_other_change_reads_the_night_whole(night, change):
         assert kept.lines == whole.lines and (kept.reads, kept.appends) == (2, 0)
 
 
+def test_a_rule_file_changed_reads_the_night_again(tmp_path):
+    rules = tmp_path / "house.toml"
+    rules.write_text('preset = "ofc"\nid = "house"\n', encoding="utf-8")
+    path = tmp_path / "night.txt"
+    path.write_text("@rules house.toml\n@players Amy Bob Cy\n" + _deal_lines(SEAT_ROWS), encoding="utf-8")
+    kept = Kept(str(path))
+    before = kept.night()[1][0].settlement.owners[0].units
+    rules.write_text('preset = "2-4"\nid = "house"\n', encoding="utf-8")
+    after = kept.night()[1][0].settlement.owners[0].units
+    assert kept.reads == 2 and before != after
+    assert kept.lines == _whole_lines(path)
+
+
+def _whole_lines(path) -> list[str]:
+    whole = Kept(str(path))
+    whole.night()
+    return whole.lines
+
+
+def test_a_bom_in_the_lines_added_is_read_as_a_whole_reading_reads_it(night):
+    night.write_text(night.read_text() + _deal_lines(SEAT_ROWS), encoding="utf-8")
+    kept = Kept(str(night))
+    kept.night()
+    with night.open("ab") as file:
+        file.write(b"\n\xef\xbb\xbf" + _deal_lines({"Amy": CY, "Bob": AMY, "Cy": BOB}).lstrip("\n").encode())
+    with pytest.raises(Invalid) as whole:
+        Kept(str(night)).night()
+    with pytest.raises(Invalid, match=re.escape(str(whole.value))):
+        kept.night()
+    assert kept.appends == 0
+
+
 def test_a_poll_of_an_unchanged_deal_costs_no_body_and_a_changed_night_sends_only_new_deals(phones, night):
     amy, bob, cy = phones
     status, headers, _ = amy.call("GET", "api/deal")
@@ -358,13 +446,38 @@ def test_a_poll_of_an_unchanged_deal_costs_no_body_and_a_changed_night_sends_onl
     assert status == 200 and body["seats"][1]["state"] == "entering"
     night.write_text(night.read_text() + _deal_lines(SEAT_ROWS), encoding="utf-8")
     _, first = amy.get("api/state")
-    deal = first["session"]["deals"][0]
+    assert first["from"] == 0 and first["through"].startswith("1:")
     night.write_text(night.read_text() + _deal_lines({"Amy": CY, "Bob": AMY, "Cy": BOB}), encoding="utf-8")
-    _, later = amy.get(f"api/state?since=1:{deal['digest']}")
+    _, later = amy.get(f"api/state?since={first['through']}")
     assert later["from"] == 1 and [d["deal"] for d in later["session"]["deals"]] == [2]
     assert later["session"]["totals"] == json.loads(cpscore("session", str(night), "--format", "json").stdout)["totals"]
-    _, other = amy.get("api/state?since=1:00000000")  # another deal 1 by now: everything
+    assert later["through"].startswith("2:")
+    _, other = amy.get("api/state?since=1:00000000")  # not the deal 1 the server has: everything
     assert other["from"] == 0 and len(other["session"]["deals"]) == 2
+
+
+@pytest.mark.parametrize(
+    "edit",
+    [
+        pytest.param(lambda text: text.replace(f"Bob: {BOB}", f"Bob: {BOB_FOULS}", 1), id="the-first-deal-replaced"),
+        pytest.param(
+            lambda text: text.replace("Amy: " + CY, "@stake 20\n\nAmy: " + CY), id="a-stake-line-before-the-second"
+        ),
+    ],
+)
+def test_a_changed_deal_before_the_last_sends_every_deal_again(phones, night, edit):
+    """The last deal's digest (its own lines) does not change when an earlier
+    deal does, but its running totals do: the page's mark covers every deal."""
+    amy = phones[0]
+    night.write_text(
+        night.read_text() + _deal_lines(SEAT_ROWS) + _deal_lines({"Amy": CY, "Bob": AMY, "Cy": BOB}), encoding="utf-8"
+    )
+    _, first = amy.get("api/state")
+    night.write_text(edit(night.read_text()), encoding="utf-8")
+    _, later = amy.get(f"api/state?since={first['through']}")
+    assert later["from"] == 0 and len(later["session"]["deals"]) == 2
+    assert later["session"]["deals"][1]["digest"] == first["session"]["deals"][1]["digest"]  # the same last deal,
+    assert later["session"]["deals"][1]["running"] != first["session"]["deals"][1]["running"]  # settled otherwise
 
 
 # The whole night ----------------------------------------------------------------------

@@ -190,24 +190,24 @@ def table_data(table: Table) -> dict[str, object]:
 
 
 def state(source: str | Live, since: str = "") -> str:
-    """``GET /api/state``: ``{"table": ..., "session": ..., "version": ..., "from": K}``.
+    """``GET /api/state``: ``{"table": ..., "session": ..., "version": ..., "from": K, "through": ...}``.
 
     ``session`` is ``cpscore session --format json``'s object with each
     deal written on one line (as ``--format jsonl`` writes it).  ``since``
-    (``N:DIGEST``, the last deal the page has): when deal N still has that
-    digest, ``deals`` holds only the deals after it and ``from`` is N; else
-    every deal, and ``from`` is 0."""
+    (the ``through`` of an earlier answer: ``N:MARK``, the first N deals as
+    the page holds them): when those N deals are still as they were (none
+    replaced, removed or settled otherwise since), ``deals`` holds only the
+    deals after them and ``from`` is N; else every deal, and ``from`` is 0.
+    ``through`` names the night's deals as this answer leaves the page."""
     from cpscore.formatting import json_text
     from cpscore.session_views import deal_line, totals_data
 
     table, results = night(source)
     ledger = table.ledger
-    lines = source.kept.lines if not isinstance(source, str) else [deal_line(result) for result in results]
-    start = 0
-    number, _, digest = since.partition(":")
-    if number.isascii() and number.isdigit() and len(number) <= 9 and 0 < int(number) <= len(results):
-        if results[int(number) - 1].digest == digest:
-            start = int(number)
+    if isinstance(source, str):
+        lines, start, through = [deal_line(result) for result in results], 0, ""
+    else:
+        lines, start, through = source.kept.lines, source.kept.since(since), source.kept.through()
     version = "" if isinstance(source, str) else f"{source.boot}-{source.kept.version}"
     totals = json_text(totals_data(ledger), compact=True)
     return (
@@ -217,6 +217,8 @@ def state(source: str | Live, since: str = "") -> str:
         + json_text(version)
         + ', "from": '
         + str(start)
+        + ', "through": '
+        + json_text(through)
         + ', "session": {"rules": '
         + json_text(ledger.rules.id)
         + ', "stake": '
@@ -388,15 +390,9 @@ def save(source: str | Live, body: dict[str, Any], keys: dict[str, tuple[int, st
     expect = body.get("terms")
     if expect is not None and not isinstance(expect, str):
         raise Failure(400, "terms must be text", "terms")
-    if key and key in keys:
-        number, digest = keys[key]
-        _, results = night(source)
-        # The deal it saved: at its number still, else (a deal before it removed since) the last with its lines;
-        # not the first: a deal really dealt twice (again) has an earlier deal's lines, and so its digest.
-        same = [result for result in results if result.digest == digest]
-        found = next((result for result in same if result.number == number), same[-1] if same else None)
-        if found is not None:
-            return {"saved": found.number, "digest": found.digest, "already": True, "warnings": []}
+    already = saved_already(source, key, keys)
+    if already is not None:
+        return already
     draft = Draft(source, body)
     if draft.problems:
         message, field = draft.problems[0]
@@ -412,6 +408,21 @@ def save(source: str | Live, body: dict[str, Any], keys: dict[str, tuple[int, st
         while len(keys) > KEYS:
             del keys[next(iter(keys))]
     return {"saved": append.number, "digest": append.result.digest, "line": append.line, "warnings": append.warnings}
+
+
+def saved_already(source: str | Live, key: str, keys: dict[str, tuple[int, str]]) -> dict[str, object] | None:
+    """The answer to a save whose key saved a deal still in the file (None: no such deal)."""
+    if not key or key not in keys:
+        return None
+    number, digest = keys[key]
+    _, results = night(source)
+    # The deal it saved: at its number still, else (a deal before it removed since) the last with its lines;
+    # not the first: a deal really dealt twice (again) has an earlier deal's lines, and so its digest.
+    same = [result for result in results if result.digest == digest]
+    found = next((result for result in same if result.number == number), same[-1] if same else None)
+    if found is None:
+        return None
+    return {"saved": found.number, "digest": found.digest, "already": True, "warnings": []}
 
 
 def undo(source: str | Live, body: dict[str, Any]) -> dict[str, object]:
@@ -471,7 +482,6 @@ def _deal_seats(live: Live, table: Table) -> tuple[list[str], str | None]:
         seats, _ = seats_of(table, live.shared.players)
     except Failure as failure:
         return [], failure.message
-    live.shared.seated(seats)
     return seats, None
 
 
@@ -521,13 +531,17 @@ def deal_view(live: Live, phone: str | None) -> dict[str, object]:
             "rev": hand.rev,
             "fantasyland": name in fantasyland,
         }
-        if revealed or (hand.phone is not None and hand.phone == phone):
+        # Every hand once all are set, but for cards that are not in the deal (a seat that sits out,
+        # a surrender with cards placed): those stay their phone's.
+        dealt = not hand.out and not (hand.surrender and len(hand.cards()) < 13)
+        if (revealed and dealt) or (hand.phone is not None and hand.phone == phone):
             text = hand.text()
             view.update(rows=hand.rows, surrender=hand.surrender, waive=hand.waive, out=hand.out, set=hand.set)
             complete = hand.out or hand.surrender or view["count"] == 13
             view["report"] = _hand_report(table, name, text) if complete and text else {}
         views.append(view)
     data: dict[str, object] = {
+        "boot": live.boot,
         "version": shared.version,
         "night": f"{live.boot}-{live.kept.version}",
         "key": shared.key,
@@ -568,8 +582,9 @@ def seats_change(live: Live, body: dict[str, Any]) -> dict[str, object]:
     if len(players.split(",") if "," in players else players.split()) > MAX_SEATS:
         raise Failure(400, f"a table seats at most {MAX_SEATS} players", "players")
     table, _ = night(live)
-    seats_of(table, players)  # an error names the seats
+    seats, _ = seats_of(table, players)  # an error names the seats
     live.shared.players = players.strip()
+    live.shared.seated(seats)
     live.shared.changed()
     return {"version": live.shared.version}
 
@@ -605,20 +620,24 @@ def hand_change(live: Live, body: dict[str, Any], phone: str | None) -> dict[str
         raise Failure(
             409, f"{name}'s hand changed meanwhile (on another phone?): here it is as it is now", name, stale=True
         )
-    if body.get("release") is True:
-        if hand.phone == phone:
-            hand.phone = None
-    elif hand.phone != phone:
-        if hand.phone is not None and body.get("force") is not True:
-            raise Failure(
-                409,
-                f"{name}'s seat is held by another phone: take it over only if that phone is gone",
-                name,
-                held=True,
-            )
+    if hand.phone is not None and hand.phone != phone and body.get("force") is not True:
+        raise Failure(
+            409, f"{name}'s seat is held by another phone: take it over only if that phone is gone", name, held=True
+        )
+    if body.get("release") is True:  # the seat let go, nothing else changed
+        hand.phone = None
+        hand.rev += 1
+        shared.changed()
+        return {"version": shared.version, "rev": hand.rev}
+    cleared = False
+    if hand.phone != phone:
         if body.get("take") is not True:
             raise Failure(400, f"{name}'s seat is not held by this phone: take it first", name)
         hand.phone = phone
+        # The cards another phone entered are not shown to this one: a seat taken starts empty.
+        if hand.entered not in (None, phone) and (hand.cards() or hand.surrender or hand.out):
+            hand.clear()
+            cleared = True
     if "rows" in body or "text" in body:
         try:
             if "text" in body:
@@ -640,6 +659,7 @@ def hand_change(live: Live, body: dict[str, Any], phone: str | None) -> dict[str
         if rows != hand.rows:
             hand.set = False
         hand.rows = rows
+        hand.entered = phone
         hand.surrender = hand.surrender or "surrender" in markers
         hand.waive = hand.waive or "waive" in markers
     for flag in ("surrender", "waive", "out"):
@@ -647,6 +667,7 @@ def hand_change(live: Live, body: dict[str, Any], phone: str | None) -> dict[str
         if isinstance(value, bool) and value != getattr(hand, flag):
             setattr(hand, flag, value)
             hand.set = False
+            hand.entered = phone
     if flag_on := body.get("set"):
         if flag_on is not True:
             raise Failure(400, "set must be true or false", name)
@@ -661,7 +682,7 @@ def hand_change(live: Live, body: dict[str, Any], phone: str | None) -> dict[str
         hand.set = False
     hand.rev += 1
     shared.changed()
-    return {"version": shared.version, "rev": hand.rev}
+    return {"version": shared.version, "rev": hand.rev, "cleared": cleared}
 
 
 def deal_save(live: Live, body: dict[str, Any], keys: dict[str, tuple[int, str]]) -> dict[str, object]:
@@ -671,8 +692,13 @@ def deal_save(live: Live, body: dict[str, Any], keys: dict[str, tuple[int, str]]
     shared = live.shared
     key = _text(body, "key")
     if key != shared.key:
-        if key in keys:  # a retry, or a second phone: saved once
-            return save(live, {"key": key}, keys)
+        already = saved_already(live, key, keys)  # a retry, or a second phone: saved once
+        if already is not None:
+            return already
+        if key in keys:
+            raise Failure(
+                409, "the deal saved with this key is no longer in the file (undone since?): look again", "deal"
+            )
         raise Failure(409, "the deal changed meanwhile (saved or begun anew on another phone): look again", "deal")
     table, _ = night(live)
     seats, error = _deal_seats(live, table)

@@ -23,6 +23,7 @@ app's lock (:attr:`Live.lock`), one request at a time.
 
 from __future__ import annotations
 
+import hashlib
 import os
 import re
 import secrets
@@ -58,9 +59,12 @@ class Kept:
         self.table: Table | None = None
         self.results: list[DealResult] = []
         self.lines: list[str] = []  # each deal as a line of JSON (cpscore session --format jsonl), made once
+        # marks[i]: a digest of lines[: i + 1], chained: what a phone holds of the night, named in a few bytes.
+        self.marks: list[str] = []
         self.version = 0  # one more at every change of the file
         self.count = 0  # the file's lines, for a later append
         self.reads = self.appends = 0  # how many times the night was read whole, and extended (for the tests)
+        self.rules: tuple[int, int, int] | None = None  # the rule file's (inode, size, time) when it was read
 
     def read(self) -> bytes:
         """The file's bytes, read without the lock: every write replaces the
@@ -78,7 +82,7 @@ class Kept:
         before the next deal) and every deal's result.  Raises :class:`Gone`
         or :class:`Invalid`."""
         data = self.read()
-        if self.table is not None and data == self.data:
+        if self.table is not None and data == self.data and self._rules_stamp(self.table) == self.rules:
             return self.table, self.results
         try:
             try:
@@ -88,7 +92,7 @@ class Kept:
             if not extended:
                 self._read_whole(data)
         except CpscoreError as error:
-            self.data, self.table, self.results, self.lines = None, None, [], []
+            self.data, self.table, self.results, self.lines, self.marks = None, None, [], [], []
             self.version += 1
             raise Invalid(str(error)) from None
         self.version += 1
@@ -104,7 +108,9 @@ class Kept:
         table.night.finish()
         self.reads += 1
         self.data, self.table, self.results = data, table, results
-        self.lines = [deal_line(result) for result in results]
+        self.rules = self._rules_stamp(table)
+        self.lines, self.marks = [], []
+        self._more([deal_line(result) for result in results])
         self.count = _line_count(table.text)
 
     def _extend(self, data: bytes) -> bool:
@@ -118,6 +124,8 @@ class Kept:
         old, table = self.data, self.table
         if old is None or table is None or not table.deals or not data.startswith(old) or not old.endswith(b"\n"):
             return False
+        if data[len(old) :].startswith(b"\xef\xbb\xbf") or self._rules_stamp(table) != self.rules:
+            return False  # a BOM mid-file is a character of the line, as a whole reading says; new rules
         added = decode(data[len(old) :], self.target)
         first = re.split("\r\n|\r|\n", added, maxsplit=1)[0]
         if table.text.strip() and not (first.strip() == "" or _last_line(table.text).strip() == ""):
@@ -128,13 +136,49 @@ class Kept:
         night.finish()
         self.appends += 1
         self.results.extend(added_results)
-        self.lines.extend(deal_line(result) for result in added_results)
+        self._more([deal_line(result) for result in added_results])
         last = self.results[-1] if self.results else None
         players = tuple(player.seat.name for player in last.settlement.players) if last else ()
         text = table.text + added
         self.data, self.table = data, Table(self.target, data, text, night, players)
         self.count = _line_count(text)
         return True
+
+    def _more(self, lines: list[str]) -> None:
+        mark = self.marks[-1] if self.marks else ""
+        for line in lines:
+            mark = hashlib.blake2s((mark + line).encode("utf-8", "surrogatepass"), digest_size=8).hexdigest()
+            self.lines.append(line)
+            self.marks.append(mark)
+
+    def through(self, count: int | None = None) -> str:
+        """``N:MARK``: the first N deals (all: None) as the page holds them, every
+        one of them as it was written (a deal replaced, or a stake line
+        changed before a deal, gives another mark)."""
+        count = len(self.lines) if count is None else count
+        return f"{count}:{self.marks[count - 1]}" if count else "0:"
+
+    def since(self, through: str) -> int:
+        """How many deals of the night a phone holding ``through`` has as they are (0: none)."""
+        number, _, mark = through.partition(":")
+        if not (number.isascii() and number.isdigit() and len(number) <= 9):
+            return 0
+        count = int(number)
+        return count if 0 < count <= len(self.marks) and self.marks[count - 1] == mark else 0
+
+    def _rules_stamp(self, table: Table) -> tuple[int, int, int] | None:
+        """The rule file the session's ``@rules`` names, as it is now (None: a preset, or no such file)."""
+        from cpscore.rules import is_rule_file
+        from cpscore.session import session_relative
+
+        header = table.night.header
+        if header is None or header.rules is None or not is_rule_file(header.rules):
+            return None
+        try:
+            found = os.stat(session_relative(self.target, header.rules))
+        except (OSError, ValueError):
+            return None
+        return found.st_ino, found.st_size, found.st_mtime_ns
 
 
 def _line_count(text: str) -> int:
@@ -160,12 +204,13 @@ class SeatHand:
     text, or None), the markers, whether it is set, the phone holding it and
     its revision (a change names the revision it was made on)."""
 
-    __slots__ = ("rows", "surrender", "waive", "out", "set", "phone", "rev")
+    __slots__ = ("rows", "surrender", "waive", "out", "set", "phone", "entered", "rev")
 
     def __init__(self) -> None:
         self.rows: list[list[str | None]] = [[None] * size for _, size in ROWS]
         self.surrender = self.waive = self.out = self.set = False
         self.phone: str | None = None
+        self.entered: str | None = None  # the phone that entered the cards (another that takes the seat sees none)
         self.rev = 0
 
     def cards(self) -> list[str]:
@@ -175,6 +220,7 @@ class SeatHand:
         """A new deal: the cards and markers go, the phone keeps its seat."""
         self.rows = [[None] * size for _, size in ROWS]
         self.surrender = self.waive = self.out = self.set = False
+        self.entered = None
         self.rev += 1
 
     def text(self) -> str:
@@ -184,8 +230,10 @@ class SeatHand:
             return "-"
         markers = [name for name, on in (("surrender", self.surrender), ("waive", self.waive)) if on]
         cards = self.cards()
+        if self.surrender and len(cards) < HAND:  # a surrender needs no cards: those placed are not sent
+            return "surrender"
         if not cards:
-            return "surrender" if self.surrender else ""
+            return ""
         rows = " / ".join(" ".join(card or "" for card in row if card) for row in self.rows)
         return "; ".join([rows, *markers])
 
@@ -218,9 +266,13 @@ class Shared:
         self.version += 1
 
     def seated(self, seats: list[str]) -> None:
-        """The seats are ``seats`` now: the hands of those who left go."""
+        """The seats are ``seats`` now: the hands of those who left are kept
+        for their return (a seat given wrongly and given again), unless they
+        hold nothing; a table seated over and over keeps at most 256."""
         for name in [name for name in self.hands if name not in seats]:
-            del self.hands[name]
+            hand = self.hands[name]
+            if len(self.hands) > 256 or (hand.phone is None and not hand.cards() and not hand.surrender):
+                del self.hands[name]
 
     def revealed(self, seats: list[str]) -> bool:
         """Whether every seat is set, sits out or surrenders: every phone sees every hand."""

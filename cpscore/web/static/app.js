@@ -151,6 +151,7 @@
   let table = null;      // the server's table: rules, stakes, seats, next deal
   let session = null;    // the night: deals (each as cpscore session --format jsonl writes it), totals
   let nightVersion = null;
+  let through = null;    // the server's name for the deals held here (N:MARK), sent back to get only newer ones
   let deal = null;       // the deal being entered, as this phone sees it (GET /api/deal)
   let dealTag = null;
   let current = null;    // the seat this phone is entering (a seat it holds)
@@ -159,7 +160,9 @@
   let sending = null;    // the seat whose change is on its way
   const dirty = new Set(); // seats changed here since their last change was sent
   let saving = false;
-  let unanswered = false; // a save was sent and no answer came
+  let changedAt = 0;     // the deal's version after this phone's last change: no older view is shown
+  let boot = null;       // the server's run the versions are of
+  let unanswered = null; // the key of the deal whose save was sent and got no answer (it may have landed)
   let armed = null;      // {what, until}: a second tap does it (undo, take over)
 
   // The deal being entered --------------------------------------------------------
@@ -178,6 +181,13 @@
 
   function adopt(view) {
     // The server's view of the deal: this phone's own hands are taken from it, unless changed here meanwhile.
+    // A view older than this phone's last change (a poll answered after it) is not taken.
+    if (view.boot !== boot) {  // the server was started again: its versions count from 0
+      boot = view.boot;
+      changedAt = 0;
+    }
+    if (view.version < changedAt) return;
+    if (unanswered !== null && view.key !== unanswered) unanswered = null;  // that deal was saved: the list shows it
     deal = view;
     for (const seat of view.seats) {
       if (seat.held === "me" && seat.rows && !dirty.has(seat.name) && sending !== seat.name) {
@@ -223,22 +233,37 @@
       out: hand.out, set: hand.set };
     const answer = await call("POST", "api/deal/hand", body);
     sending = null;
-    if (answer.error) {
-      dirty.clear();
+    if (answer.unreached) {  // not sent: kept, and sent again with the next look at the server
+      dirty.add(name);
+      $("hand-error").textContent = answer.error;
+      return;
+    }
+    if (answer.error) {  // refused: the seat as the server has it is shown again, the other seats' changes go on
       $("hand-error").textContent = answer.error;
       dealTag = null;
       await lookAtDeal(false);
-      if (answer.status === 400) $("hand-error").textContent = answer.error;
-      return;
+      $("hand-error").textContent = answer.error;
+    } else {
+      $("hand-error").textContent = "";
+      noted(answer);
+      if (mine[name]) mine[name].rev = answer.rev;
     }
-    $("hand-error").textContent = "";
-    if (mine[name]) mine[name].rev = answer.rev;
     const next = dirty.values().next();
     if (!next.done) {
       await send(next.value);
       return;
     }
-    await lookAtDeal(false);
+    if (!answer.error) await lookAtDeal(false);
+  }
+
+  async function idle() {
+    // Until no change of this phone is on its way (a typed hand, a seat let go: made on the seat's latest revision).
+    while (sending !== null) await new Promise((done) => setTimeout(done, 50));
+  }
+
+  function noted(answer) {
+    // A change this phone made: the views from before it are old.
+    if (answer && typeof answer.version === "number") changedAt = Math.max(changedAt, answer.version);
   }
 
   function changed(name) {
@@ -253,6 +278,8 @@
     if (!seat) return;
     const answer = await call("POST", "api/deal/hand", { seat: name, rev: seat.rev, take: true, force: !!force });
     $("deal-error").textContent = answer.error || "";
+    noted(answer);
+    if (answer.cleared) $("deal-error").textContent = word("seat_cleared", { name });
     if (!answer.error) {
       current = name;
       storage("set", `cpscore-seat:${table.file}`, name);
@@ -262,10 +289,12 @@
   }
 
   async function release() {
+    await idle();
     const hand = mine[current];
     if (!hand) return;
     const answer = await call("POST", "api/deal/hand", { seat: current, rev: hand.rev, release: true });
     $("deal-error").textContent = answer.error || "";
+    noted(answer);
     current = null;
     dealTag = null;
     await lookAtDeal(false);
@@ -366,6 +395,7 @@
   }
 
   async function useTyped() {
+    await idle();
     const hand = mine[current];
     if (!hand) return;
     const text = $("typed").value;
@@ -376,6 +406,7 @@
     }
     $("typed").value = "";
     $("hand-error").textContent = "";
+    noted(answer);
     hand.rev = answer.rev;
     dirty.delete(current);
     dealTag = null;
@@ -474,7 +505,7 @@
       box.append(el("h3", {}, word(check.repeat ? "if_saved_again" : "if_saved"), " ", digestOf(check.deal.digest)),
         dealView(check.deal));
     }
-    if (unanswered) $("deal-error").textContent = word("lost_answer");
+    if (unanswered === deal.key) $("deal-error").textContent = word("lost_answer");
   }
 
   function showBar() {
@@ -535,7 +566,7 @@
     if (saving || !deal || !deal.check) return;
     saving = true;
     showBar();
-    unanswered = true;
+    unanswered = deal.key;
     const answer = await call("POST", "api/deal/save", { key: deal.key, terms: deal.check.terms, again: dealtTwice === true });
     saving = false;
     if (answer.unreached) {
@@ -543,7 +574,7 @@
       showBar();
       return;
     }
-    unanswered = false;
+    unanswered = null;
     if (answer.error) {
       $("deal-error").textContent = answer.error;
       dealTag = null;
@@ -562,9 +593,9 @@
   // The night ----------------------------------------------------------------
 
   async function lookAtNight() {
+    // The deals held here, named by the server's mark of them: only what changed comes back.
     const deals = session ? session.deals : [];
-    const last = deals[deals.length - 1];
-    const since = last ? `?since=${last.deal}:${last.digest}` : "";
+    const since = through ? `?since=${encodeURIComponent(through)}` : "";
     const answer = await call("GET", `api/state${since}`);
     if (answer.error) {
       $("load-error").textContent = answer.error;
@@ -575,6 +606,7 @@
     session = answer.session;
     session.deals = kept.concat(session.deals);
     nightVersion = answer.version;
+    through = answer.through || null;
     showNight();
     lookAtStats();
   }
@@ -913,6 +945,7 @@
     $("seats-ok").addEventListener("click", async () => {
       const answer = await call("POST", "api/deal/seats", { players: $("players").value });
       $("players-error").textContent = answer.error || "";
+      noted(answer);
       if (!answer.error) $("seats-editor").hidden = true;
       dealTag = null;
       await lookAtDeal(false);
@@ -933,7 +966,12 @@
     await lookAtNight();
     await lookAtDeal(false);
     // The other phones' hands, and saves from anywhere, show up here too.
-    setInterval(() => { if (document.visibilityState === "visible" && sending === null) lookAtDeal(true); }, POLL);
+    setInterval(() => {
+      if (document.visibilityState !== "visible" || sending !== null) return;
+      const kept = dirty.values().next();
+      if (!kept.done) send(kept.value);  // a change the server did not get: sent again
+      else lookAtDeal(true);
+    }, POLL);
   }
 
   document.addEventListener("DOMContentLoaded", start);
