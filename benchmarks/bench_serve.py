@@ -14,7 +14,7 @@ process, through WSGI, timing each request (best of ``--repeat``):
 - ``state, unchanged``: GET /api/state with its tag (304);
 - ``poll after a deal was added``: a deal appended to the file (as a save or
   ``cpscore add`` writes it), then GET /api/deal (the deal in progress and the
-  night's new version) and GET /api/state?since=N:DIGEST (only the new deal,
+  night's new version) and GET /api/state?since=N:MARK (only the new deal,
   and the totals): the night kept by the server settles only the new deal;
 - ``before: whole night re-read``: the same state answered by a fresh app,
   which reads and settles the whole night, as every poll did before.
@@ -90,7 +90,7 @@ def size_rows(path: pathlib.Path, rules: str, repeat: int) -> list[tuple[str, tu
             best(repeat, lambda: request(app, "api/state", state_tag)),
         )
     )
-    last = json.loads(body)["session"]["deals"][-1]
+    through = json.loads(body)["through"]
     added = []
     for _ in range(repeat):  # each run: one more deal, as a save appends it
         with path.open("a", encoding="utf-8") as out:
@@ -98,14 +98,16 @@ def size_rows(path: pathlib.Path, rules: str, repeat: int) -> list[tuple[str, tu
             write_session(1, rules, 7 + len(added), text)
             out.write(text.getvalue().split("\n", 2)[2])  # its deal, after a blank line; not its header
         poll = request(app, "api/deal", deal_tag)
-        state = request(app, f"api/state?since={last['deal']}:{last['digest']}")
+        state = request(app, f"api/state?since={through}")
         added.append((poll, state))
-        last = json.loads(state[4])["session"]["deals"][-1]
+        answer = json.loads(state[4])
+        assert answer["from"] > 0 and len(answer["session"]["deals"]) == 1, "the new deal alone was not sent"
+        through = answer["through"]
         deal_tag = poll[2]
     poll = min(added, key=lambda pair: pair[0][3])[0]
     state = min(added, key=lambda pair: pair[1][3])[1]
     rows.append(("after a deal was added: GET /api/deal", (poll[0], poll[1], poll[3])))
-    rows.append(("  and GET /api/state?since=N:DIGEST", (state[0], state[1], state[3])))
+    rows.append(("  and GET /api/state?since=N:MARK", (state[0], state[1], state[3])))
     fresh = best(1, lambda: request(make_app(str(path)), "api/state"))
     rows.append(("before: whole night re-read per poll", fresh))
     return rows
