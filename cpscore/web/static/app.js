@@ -171,10 +171,6 @@
     return deal ? deal.seats.find((seat) => seat.name === name) : undefined;
   }
 
-  function handOf(name) {
-    return mine[name];
-  }
-
   function cardsOf(hand) {
     return hand.rows.flat().filter((card) => card !== null);
   }
