@@ -381,7 +381,10 @@ def _seats_one_by_one(entries: list[Entry], flags: dict[str, set[str]], rules: R
         if entry.name in first_seen:
             prefix = f"{entry.where}: " if entry.where else ""
             earlier = f" (first at {first_seen[entry.name]})" if first_seen[entry.name] else ""
-            raise DealError(f"{prefix}player {shown(entry.name)} is named twice{earlier}")
+            # Two deals with no blank line between them read as one deal: say where one may be missing.
+            line = entry.where.rsplit("line ", 1)[-1] if ", line " in entry.where else ""
+            hint = f"; a blank line ends a deal: is one missing before line {line}?" if line and len(seats) >= 2 else ""
+            raise DealError(f"{prefix}player {shown(entry.name)} is named twice{earlier}{hint}")
         first_seen[entry.name] = entry.where
         players.check(entry.name, entry.where)
         seat = _seat(entry, flags)

@@ -121,6 +121,11 @@ def add_entries(hands):
     from cpscore.deal import entries_from_text, entry_from_argument
     from cpscore.errors import DealError
 
+    if hands == ("-",):  # '-' is a seat that sits out, not stdin: one such seat is no deal
+        raise DealError(
+            "'-' alone is one seat that sits out, not stdin: to read the deal from stdin give no hand "
+            "(cpscore add FILE < deal.txt); under seats, give every seat's hand, '-' for one that sits out"
+        )
     if hands:
         named = ["=" in hand for hand in hands]
         if all(named):

@@ -110,6 +110,10 @@ def arrange(cards, rules, spade_bonus, top, rounds, banker, fmt) -> None:
         raise InputError("no cards: give 13 cards, a file with one hand a line, or - for stdin")
     text = " ".join(cards)
     hands: list[tuple[str, str]] = []
+    if len(cards) == 1 and os.path.isdir(cards[0]):
+        raise InputError(
+            f"{shown(cards[0], 60)} is a folder: give 13 cards, a file with one hand a line, or - for stdin"
+        )
     if len(cards) == 1 and (cards[0] == "-" or os.path.isfile(cards[0])):  # else: the cards themselves
         source = "stdin" if cards[0] == "-" else cards[0]
         from cpscore.textio import split_lines
@@ -123,6 +127,8 @@ def arrange(cards, rules, spade_bonus, top, rounds, banker, fmt) -> None:
             line = line.split("#", 1)[0].strip()
             if line:
                 hands.append((f"{source}, line {number}: ", line))
+        if not hands:
+            raise InputError(f"{source} has no hand: write one hand of 13 cards a line")
     else:
         hands.append(("", text))
     results = []

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import os
+
 import click
 
 from cpscore.commands._options import (
@@ -15,6 +17,7 @@ from cpscore.commands._options import (
     style_option,
     use_colour,
 )
+from cpscore.errors import shown
 
 #: Where ``cpscore --help`` lists the command (see :mod:`cpscore.commands`).
 ORDER = 20
@@ -49,6 +52,14 @@ def check(hand, rules, spade_bonus, playing, fmt, style) -> None:
     text = " ".join(hand)
     if text.strip() == "-":
         text = read_stdin()
+        if not text.strip():
+            raise InputError("stdin has no hand: give front / middle / back, or 13 cards")
+    elif len(hand) == 1 and " " not in hand[0] and os.path.exists(hand[0]):  # a path, not a hand
+        what = "a folder" if os.path.isdir(hand[0]) else "a file"
+        raise InputError(
+            f"{shown(hand[0], 60)} is {what}: check takes the hand itself, or - to read it from stdin "
+            f"(cpscore check - < {shown(hand[0], 40)})"
+        )
     check_style(style, fmt)
     try:
         report = check_hand(parse_hand_or_cards(text), rules, playing)

@@ -97,7 +97,10 @@ def score(
                 entries.append(entry_from_argument(item))
             else:
                 source = "stdin" if item == "-" else item
-                entries.extend(entries_from_text(read_source(item, used_stdin), source))
+                found = entries_from_text(read_source(item, used_stdin), source)
+                if not found:
+                    raise InputError(f"{source} has no hand: it is empty, or holds only comments")
+                entries.extend(found)
         deal = build_deal(entries, rules, surrender, waive, fantasyland)
         check_pair_stakes({pair: "--pair-stake" for pair in pair_stakes}, deal.owners())
         if banker is not None:

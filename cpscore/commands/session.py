@@ -109,6 +109,10 @@ def finish_night(night) -> None:
     """The night's checks at its end (pair stakes name players who played), and its notes."""
     from cpscore.errors import CpscoreError
 
+    header = night.header
+    if not night.deals and header is not None and not header.where and not header.pair_stakes:
+        # Nothing but blank lines and comments: most likely the wrong file (a new night has its header).
+        raise InputError(f"{night.first} has no deal and no header line: it is empty, or holds only comments")
     try:
         night.finish()
     except CpscoreError as error:
