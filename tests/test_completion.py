@@ -87,7 +87,7 @@ CASES = [
     ("commands s", ["s"], ["score", "session", "stats", "serve"]),
     ("commands re", ["re"], ["remove", "replace"]),
     ("no command", ["x"], []),
-    ("group options", ["-"], ["-h", "--help", "--version", "-V"]),
+    ("group options", ["-"], ["-h", "--help", "--version", "-V", "-v", "--color"]),
     ("rules subcommand", ["rules", ""], ["show"]),
     ("score options --st", ["score", "--st"], ["--stake", "--style"]),
     ("an option given once is not offered again", ["score", "--style", "grid", "--st"], ["--stake"]),

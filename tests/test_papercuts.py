@@ -100,3 +100,32 @@ def test_a_papercut_is_a_clear_error(tmp_path, monkeypatch, arguments, stdin, ex
     assert (result.exit_code, result.stdout) == (2, "")
     assert result.stderr == expected + "\n"
     assert (tmp_path / "night.txt").read_bytes() == before
+
+
+def _width(line: str) -> int:
+    import wcwidth
+
+    return wcwidth.wcswidth(line)
+
+
+@pytest.mark.parametrize(
+    "name", ["张伟", "Zoë", "Nguyễn", "김민수"], ids=["chinese", "combining-free", "vietnamese", "korean"]
+)
+def test_wide_and_combining_names_keep_every_table_aligned(tmp_path, name):
+    night = tmp_path / "night.txt"
+    night.write_text(
+        f"@players {name} Bob Cy\n\n{name}: Ks Kd 4c / 9h 9c 5d 5s 2c / Ah Ad Ac 7s 7d\n"
+        "Bob: Qd Qc 3h / Jc Td 9d 6s 5c / Kc 7h 5h 4h 2d\nCy: As 6d 2s / 6c 6h 4d 4s 3s / Js Ts 9s 8c 7c\n",
+        encoding="utf-8",
+    )
+    for arguments in (["session", str(night)], ["session", str(night), "--totals"], ["stats", str(night)]):
+        result = run(*arguments)
+        assert result.exit_code == 0, result.stderr
+        blocks = [block.splitlines() for block in result.stdout.split("\n\n")]
+        for lines in blocks:
+            rules = [line for line in lines if set(line) <= {"-", " "} and "-" in line]
+            if not rules:
+                continue  # not a table
+            table = [line for line in lines if line.strip()]
+            widths = {_width(line.rstrip()) for line in table if name in line or line in rules}
+            assert len(widths) == 1, (arguments, lines)

@@ -69,7 +69,32 @@ def _cut_arguments(message: str, arguments: list[str]) -> str:
 def _print_version(ctx: click.Context, param: click.Parameter, value: bool) -> None:
     if value and not ctx.resilient_parsing:
         click.echo(f"cpscore, version {__version__}")
+        if param.name == "verbose_version":  # -v: what a bug report needs
+            import platform
+
+            click.echo(
+                f"Python {platform.python_version()} ({platform.python_implementation()}), {platform.platform()}"
+            )
+            click.echo(f"click {_version_of('click')}, tabulate {_version_of('tabulate')}")
         ctx.exit()
+
+
+def _version_of(package: str) -> str:
+    from importlib.metadata import PackageNotFoundError, version
+
+    try:
+        return version(package)
+    except PackageNotFoundError:
+        return "not installed"
+
+
+def _set_colour(ctx: click.Context, param: click.Parameter, value: str) -> str:
+    from cpscore.commands._options import COLOUR
+
+    COLOUR["mode"] = value
+    if value != "auto":  # click.echo keeps (or strips) the colour codes whatever the output is
+        ctx.color = value == "always"
+    return value
 
 
 class _Commands(click.Group):
@@ -291,6 +316,25 @@ def _internal_error(error: Exception) -> click.ClickException:
     is_eager=True,
     callback=_print_version,
     help="Show the version and exit.",
+)
+@click.option(
+    "-v",
+    "verbose_version",
+    is_flag=True,
+    expose_value=False,
+    is_eager=True,
+    callback=_print_version,
+    help="Show the version, with Python's, the platform's and the libraries', and exit.",
+)
+@click.option(
+    "--color",
+    type=click.Choice(["auto", "always", "never"]),
+    default="auto",
+    show_default=True,
+    expose_value=False,
+    is_eager=True,
+    callback=_set_colour,
+    help="Colour in tables: auto is on a terminal unless NO_COLOR is set; always and never override both.",
 )
 def main() -> None:
     """Score Chinese poker and open-face Chinese poker deals: who owes whom,

@@ -331,9 +331,18 @@ def check_pair_stakes(places, players) -> None:
     check_pair_players(((*sorted(pair), where) for pair, where in places.items()), players)
 
 
+#: ``cpscore --color``: auto, always or never (set by the group's option).
+COLOUR = {"mode": "auto"}
+
+
 def use_colour(fmt: str) -> bool:
-    """Colour only for a table on a terminal, and never when NO_COLOR is set."""
-    return fmt == "table" and not os.environ.get("NO_COLOR") and sys.stdout.isatty()
+    """Colour only for a table: with ``--color auto`` (the default) on a
+    terminal and when NO_COLOR is not set (https://no-color.org); ``always``
+    and ``never`` override both."""
+    mode = COLOUR["mode"]
+    if fmt != "table" or mode == "never":
+        return False
+    return mode == "always" or (not os.environ.get("NO_COLOR") and sys.stdout.isatty())
 
 
 def check_style(style: str, fmt: str = "table") -> None:
