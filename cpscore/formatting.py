@@ -694,6 +694,17 @@ def settlement_data(settlement: Settlement) -> dict[str, object]:
     return data
 
 
+#: The version of every JSON and JSON Lines output (``format_version``, their first
+#: key; the schemas are cpscore/schemas/*.schema.json).  It changes when a key is
+#: removed or renamed, or its value changes type or meaning; a key added keeps it.
+FORMAT_VERSION = 1
+
+
+def versioned(data: dict[str, object]) -> dict[str, object]:
+    """An output's JSON object with its ``format_version`` first."""
+    return {"format_version": FORMAT_VERSION, **data}
+
+
 def render_json(data: object) -> str:
     return json_text(data) + "\n"
 

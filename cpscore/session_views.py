@@ -15,6 +15,7 @@ from cpscore.cards import card_texts
 from cpscore.formatting import (
     ASCII_JSON,
     DEFAULT_STYLE,
+    FORMAT_VERSION,
     cut_text,
     cuts,
     fantasyland_data,
@@ -27,6 +28,7 @@ from cpscore.formatting import (
     splits,
     tabulated,
     text_width,
+    versioned,
 )
 from cpscore.session import DealResult, Ledger
 
@@ -441,7 +443,11 @@ def session_json(ledger: Ledger, deals: Iterable[str]) -> Iterator[str]:
     """The session's JSON object, written deal by deal as the deals arrive:
     ``rules``, ``stake``, ``deals`` (each written by :func:`deal_json`), then
     the totals, transfers and race of :func:`totals_data`."""
-    yield "{\n" + f'  "rules": {json_text(ledger.rules.id)},\n  "stake": {json_text(ledger.first_stake)},\n  "deals": ['
+    yield (
+        "{\n"
+        + f'  "format_version": {FORMAT_VERSION},\n'
+        + f'  "rules": {json_text(ledger.rules.id)},\n  "stake": {json_text(ledger.first_stake)},\n  "deals": ['
+    )
     separator = "\n    "
     for text in deals:
         yield separator + text
@@ -455,7 +461,7 @@ def session_lines(ledger: Ledger, lines: Iterable[str]) -> Iterator[str]:
     """JSON Lines: one deal a line (written by :func:`deal_line`, with its
     newline), then one line with the totals."""
     yield from lines
-    yield compact_json(totals_data(ledger)) + "\n"
+    yield compact_json(versioned(totals_data(ledger))) + "\n"
 
 
 def deal_text(fmt: str, result: DealResult, explain: object = None) -> str | TableDeal:
@@ -463,8 +469,8 @@ def deal_text(fmt: str, result: DealResult, explain: object = None) -> str | Tab
     settled so that the settled deals wait as text (:class:`cpscore.session.Spool`):
     its JSON line, its part of the JSON object, its CSV rows, or for the
     table its cells, notes and reasons (:class:`TableDeal`)."""
-    if fmt == "jsonl":
-        return deal_line(result) + "\n"
+    if fmt == "jsonl":  # each line carries the format's version
+        return '{"format_version":' + str(FORMAT_VERSION) + "," + deal_line(result)[1:] + "\n"
     if fmt == "json":
         return deal_json(result)
     if fmt == "csv":

@@ -43,7 +43,15 @@ def test_a_new_session_gets_its_header_and_the_state_says_it(served, tmp_path):
     table = state["table"]
     assert table["rules"]["id"] == "ofc" and table["stake"] == 10 and table["seats"] == ["Amy", "Bob", "Cy"]
     assert table["next"] == 1 and table["money"] is True
-    assert state["session"] == {"rules": "ofc", "stake": 10, "deals": [], "totals": [], "transfers": [], "versus": []}
+    assert state["session"] == {
+        "format_version": 1,
+        "rules": "ofc",
+        "stake": 10,
+        "deals": [],
+        "totals": [],
+        "transfers": [],
+        "versus": [],
+    }
 
 
 def test_the_state_is_the_json_cpscore_session_prints(served):

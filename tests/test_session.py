@@ -274,7 +274,7 @@ To settle:
 
 def test_session_json_and_totals(night):
     data = json.loads(ok("session", "--format", "json", str(night)))
-    assert list(data) == ["rules", "stake", "deals", "totals", "transfers", "versus"]
+    assert list(data) == ["format_version", "rules", "stake", "deals", "totals", "transfers", "versus"]
     assert [deal["deal"] for deal in data["deals"]] == [1, 2, 3]
     assert data["deals"][1]["line"] == 9
     assert [p["units"] for p in data["deals"][1]["players"]] == [60, -26, -34]
@@ -288,7 +288,7 @@ def test_session_json_and_totals(night):
         {"from": "Cy", "to": "Amy", "amount": 570},
     ]
     totals = json.loads(ok("session", "--totals", "--format", "json", str(night)))
-    assert list(totals) == ["rules", "stake", "totals", "transfers", "versus"]
+    assert list(totals) == ["format_version", "rules", "stake", "totals", "transfers", "versus"]
     assert totals["totals"] == data["totals"]
     # Head to head: what b paid a over the night, each pair once (Amy +29 +60 +55 = 144, of it 93 from Bob).
     assert totals["versus"] == [
@@ -303,7 +303,8 @@ def test_session_json_lines_and_csv(night):
     assert len(lines) == 4
     assert [json.loads(line)["deal"] for line in lines[:3]] == [1, 2, 3]
     # Each deal's identity (cpscore.session.deal_digest), after its line, as in the JSON.
-    assert [list(json.loads(line))[:3] for line in lines[:3]] == [["deal", "line", "digest"]] * 3
+    assert [list(json.loads(line))[:4] for line in lines[:3]] == [["format_version", "deal", "line", "digest"]] * 3
+    assert json.loads(lines[3])["format_version"] == 1
     assert [json.loads(line)["digest"] for line in lines[:3]] == ["43bfbafd", "3e50532f", "e5867b25"]
     assert json.loads(lines[3])["transfers"][0] == {"from": "Bob", "to": "Amy", "amount": 870}
     csv = ok("session", "--format", "csv", str(night)).splitlines()

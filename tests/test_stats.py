@@ -102,7 +102,7 @@ def test_session_example_from_stdin_is_the_same(in_repo):
 
 def test_session_example_json(in_repo):
     data = json.loads(ok("stats", "--format", "json", "examples/session.txt"))
-    assert list(data) == ["rules", "stake", "deals", "players"]
+    assert list(data) == ["format_version", "rules", "stake", "deals", "players"]
     assert (data["rules"], data["stake"], data["deals"]) == ("ofc", 10, 3)
     assert [player["name"] for player in data["players"]] == ["Amy", "Bob", "Cy"]
     amy, bob, cy = data["players"]
@@ -288,6 +288,7 @@ def test_an_empty_session(tmp_path):
     path.write_text("@rules ofc\n")
     assert ok("stats", str(path)) == f"Session {path}: rules ofc\n\nStatistics after 0 deals: no deal to count.\n"
     assert json.loads(ok("stats", "--format", "json", str(path))) == {
+        "format_version": 1,
         "rules": "ofc",
         "stake": 1,
         "deals": 0,

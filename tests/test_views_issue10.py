@@ -1303,9 +1303,15 @@ def test_json_fields_appear_under_the_rules_that_make_them(here, rules, deal, to
     appears where its setting is played."""
     options = ("--buy-in", "100") if rules == "pineapple-ru" else ()
     data = json.loads(score(here, rules, deal, "--format", "json", *options))
-    assert list(data) == ["rules", "stake", *[key for key in top if key == "banker"], "players", "pairs", "totals"] + [
-        key for key in top if key == "stacks"
-    ]
+    assert list(data) == [
+        "format_version",
+        "rules",
+        "stake",
+        *[key for key in top if key == "banker"],
+        "players",
+        "pairs",
+        "totals",
+    ] + [key for key in top if key == "stacks"]
     assert list(data["pairs"][0]) == OLD_PAIR_KEYS + pair
     assert list(data["players"][0]["royalties"]) == royalties
 
@@ -1450,7 +1456,10 @@ def test_json_lines_carry_what_the_json_carries(here, rules, text, options):
     (here / "night.txt").write_text(text, encoding="utf-8")
     whole = json.loads(ok("session", "--rules", rules, "--format", "json", *options, "night.txt"), parse_float=Decimal)
     lines = ok("session", "--rules", rules, "--format", "jsonl", *options, "night.txt").splitlines()
-    assert [json.loads(line, parse_float=Decimal) for line in lines[:-1]] == whole["deals"]
+    # Each line is a deal of the JSON, with the format's version first.
+    assert [json.loads(line, parse_float=Decimal) for line in lines[:-1]] == [
+        {"format_version": whole["format_version"], **deal} for deal in whole["deals"]
+    ]
 
 
 @pytest.mark.parametrize(

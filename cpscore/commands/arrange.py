@@ -164,7 +164,12 @@ def arrange(cards, rules, spade_bonus, top, rounds, banker, fmt) -> None:
     from cpscore import arrange_views, formatting
 
     if fmt == "json":
-        click.echo(formatting.render_json([arrange_views.arrangement_data(result) for result in results]), nl=False)
+        click.echo(
+            formatting.render_json(
+                [formatting.versioned(arrange_views.arrangement_data(result)) for result in results]
+            ),
+            nl=False,
+        )
     else:
         texts = [arrange_views.render_arrangement(result, rules, colour=use_colour(fmt)) for result in results]
         click.echo("\n".join(texts), nl=False)

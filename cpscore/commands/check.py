@@ -68,7 +68,7 @@ def check(hand, rules, spade_bonus, playing, fmt, style) -> None:
     from cpscore import formatting
 
     if fmt == "json":
-        click.echo(formatting.render_json(formatting.check_data(report, rules)), nl=False)
+        click.echo(formatting.render_json(formatting.versioned(formatting.check_data(report, rules))), nl=False)
     else:
         click.echo(formatting.render_check(report, rules, style, colour=use_colour(fmt)), nl=False)
 

@@ -117,7 +117,7 @@ def score(
     from cpscore import formatting
 
     if fmt == "json":
-        text = formatting.render_json(formatting.settlement_data(result))
+        text = formatting.render_json(formatting.versioned(formatting.settlement_data(result)))
     elif fmt == "csv":
         text = formatting.render_csv(result)
     else:

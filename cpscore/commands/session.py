@@ -355,7 +355,9 @@ def _print_totals(ledger, fmt: str, style: str, money: bool, name: str, several:
         text = heading + "\n" + session_views.render_totals(ledger, style, money, True)
         click.echo(text, nl=False)
     elif fmt in ("json", "jsonl"):
-        data = {"rules": ledger.rules.id, "stake": ledger.first_stake, **session_views.totals_data(ledger)}
+        data = formatting.versioned(
+            {"rules": ledger.rules.id, "stake": ledger.first_stake, **session_views.totals_data(ledger)}
+        )
         text = formatting.render_json(data) if fmt == "json" else session_views.compact_json(data) + "\n"
         click.echo(text, nl=False)
     else:

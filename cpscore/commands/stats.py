@@ -83,7 +83,12 @@ def _print_stats(tally, ledger, fmt: str, style: str, money: bool, name: str) ->
     from cpscore.amounts import text as number
 
     if fmt == "json":
-        click.echo(formatting.render_json(stats_views.stats_data(tally, ledger.rules, ledger.first_stake)), nl=False)
+        click.echo(
+            formatting.render_json(
+                formatting.versioned(stats_views.stats_data(tally, ledger.rules, ledger.first_stake))
+            ),
+            nl=False,
+        )
         return
     stakes = f", stake {number(ledger.first_stake)} a unit" if money else ""
     title = f"Session {name}: rules {ledger.rules.id}{stakes}\n\n"

@@ -199,7 +199,7 @@ def state(source: str | Live, since: str = "") -> str:
     replaced, removed or settled otherwise since), ``deals`` holds only the
     deals after them and ``from`` is N; else every deal, and ``from`` is 0.
     ``through`` names the night's deals as this answer leaves the page."""
-    from cpscore.formatting import json_text
+    from cpscore.formatting import FORMAT_VERSION, json_text
     from cpscore.session_views import deal_line, totals_data
 
     table, results = night(source)
@@ -211,7 +211,9 @@ def state(source: str | Live, since: str = "") -> str:
     version = "" if isinstance(source, str) else f"{source.boot}-{source.kept.version}"
     totals = json_text(totals_data(ledger), compact=True)
     return (
-        '{"table": '
+        '{"format_version": '
+        + str(FORMAT_VERSION)
+        + ', "table": '
         + json_text(table_data(table), compact=True)
         + ', "version": '
         + json_text(version)
@@ -219,7 +221,9 @@ def state(source: str | Live, since: str = "") -> str:
         + str(start)
         + ', "through": '
         + json_text(through)
-        + ', "session": {"rules": '
+        + ', "session": {"format_version": '
+        + str(FORMAT_VERSION)
+        + ', "rules": '
         + json_text(ledger.rules.id)
         + ', "stake": '
         + json_text(ledger.first_stake, compact=True)
@@ -745,6 +749,7 @@ def replace(live: Live, body: dict[str, Any]) -> dict[str, object]:
 
 def stats(live: Live) -> dict[str, object]:
     """``GET /api/stats``: the night's statistics, as ``cpscore stats --format json``."""
+    from cpscore.formatting import versioned
     from cpscore.stats import Stats
     from cpscore.stats_views import stats_data
 
@@ -752,7 +757,7 @@ def stats(live: Live) -> dict[str, object]:
     tally = Stats()
     for result in results:
         tally.add_settlement(result.number, result.settlement)
-    return stats_data(tally, table.rules, table.ledger.first_stake)
+    return versioned(stats_data(tally, table.rules, table.ledger.first_stake))
 
 
 def session_download(live: Live) -> str:
