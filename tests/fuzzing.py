@@ -182,7 +182,7 @@ def _load_seeds():
     presets = {}
     for path in sorted((ROOT / "cpscore" / "presets").glob("*.toml")):
         presets[path.stem] = f'preset = "{path.stem}"\n' + _read(path)
-    readme = _read(ROOT / "README.md")
+    readme = "".join(_read(page) for page in [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md"))])
     card = r"(?:10|[2-9TJQKA])[shdc♠♥♦♣]"
     hands = set()
     for match in re.finditer(rf"{card}(?:[ ,]+{card}|\s*[/|]\s*{card})+", readme):

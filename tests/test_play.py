@@ -655,8 +655,8 @@ def test_what_is_saved_reads_back_as_session_reads_it(night):
 
 
 def readme_transcript():
-    """The README's transcript of a run, if the README has one yet."""
-    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    """The docs' transcript of a run (docs/night.md)."""
+    readme = (ROOT / "docs" / "night.md").read_text(encoding="utf-8")
     found = re.search(r"```text\n\$ cpscore play night\.txt\n(.*?)```", readme, re.S)
     return found.group(1) if found else None
 
@@ -664,8 +664,7 @@ def readme_transcript():
 def test_the_readme_transcript_is_a_real_run(folder):
     """The transcript in the README, typed again: the same output, line for line."""
     transcript = readme_transcript()
-    if transcript is None:
-        pytest.skip("the README has no `cpscore play` transcript yet")
+    assert transcript is not None, "docs/night.md has no transcript of cpscore play"
     (folder / "night.txt").write_text((ROOT / "examples" / "session.txt").read_text())
     answers = re.findall(r"(?m)^(?:\S+'s hand \([^)]*\)|.*\? \[(?:Y/n|y/N)\]):(?: (.*))?$", transcript)
     typed = answers[:-1]  # the last prompt is answered with Ctrl-D: the input ends
