@@ -9,7 +9,7 @@ Amounts are written by :func:`cpscore.amounts.text`: ``2.5``, ``100``, ``-3``.
 from __future__ import annotations
 
 from collections.abc import Iterable
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from cpscore.amounts import Amount, signed
 from cpscore.amounts import text as number
@@ -42,9 +42,45 @@ def cards_text(cards: Iterable[Card], colour: bool = False) -> str:
 
 def table_styles() -> list[str]:
     """The table styles tabulate can draw."""
-    from tabulate import tabulate_formats
+    return list(_tabulate(False).tabulate_formats)
 
-    return list(tabulate_formats)
+
+def multiline_styles() -> list[str]:
+    """The table styles that draw a cell of several lines as lines."""
+    return list(_tabulate(False).multiline_formats)
+
+
+def _tabulate(wide: bool) -> Any:
+    """The tabulate module, which measures wide (CJK) and combining characters
+    with wcwidth (the ``widechars`` extra) when ``wide``.  tabulate imports
+    wcwidth when it is imported itself, which costs a table of plain names
+    about 25 ms of start-up: it is imported without it, and given it (its
+    ``WIDE_CHARS_MODE``) only for a table with text that is not ASCII."""
+    import importlib
+    import sys
+
+    module: Any = sys.modules.get("tabulate")
+    if module is None:
+        kept = sys.modules.get("wcwidth", _ABSENT)
+        sys.modules["wcwidth"] = None  # type: ignore[assignment]  # an import of it fails
+        try:
+            module = importlib.import_module("tabulate")
+        finally:
+            if kept is _ABSENT:
+                del sys.modules["wcwidth"]
+            else:
+                sys.modules["wcwidth"] = kept  # type: ignore[assignment]
+    if wide and getattr(module, "wcwidth", None) is None:
+        try:
+            import wcwidth
+        except ImportError:  # not installed: names are measured as one column a character
+            return module
+        module.wcwidth = wcwidth
+        module.WIDE_CHARS_MODE = True
+    return module
+
+
+_ABSENT = object()
 
 
 def tabulated(
@@ -55,7 +91,8 @@ def tabulated(
     others, which would split the row (tsv, html, latex, ...), its lines are
     joined with "; ".  ``widths``: wrap a column's text at that width (the
     styles that draw lines only)."""
-    from tabulate import multiline_formats, tabulate
+    tabulate_module = _tabulate(wide=not all(cell.isascii() for row in (headers, *rows) for cell in row))
+    multiline_formats, tabulate = tabulate_module.multiline_formats, tabulate_module.tabulate
 
     if style not in multiline_formats:
         rows = [[cell.replace("\n", "; ") if "\n" in cell else cell for cell in row] for row in rows]

@@ -268,12 +268,12 @@ class DealLines:
         """Another style: the table of the deals kept so far ("" when none)."""
         if not self.rows:
             return ""
-        from tabulate import multiline_formats
+        from cpscore.formatting import multiline_styles
 
         headers = ["Deal", "Line", "Id", *self.columns, "Notes"]
         widths: list[int | None] | None = None
         rows = self.rows
-        if self.style in multiline_formats:  # the notes wrap so that the table keeps to WIDTH
+        if self.style in multiline_styles():  # the notes wrap so that the table keeps to WIDTH
             used = sum(
                 max(text_width(part) for row in [headers, *rows] for part in row[k].split("\n")) + 3
                 for k in range(len(headers) - 1)

@@ -53,3 +53,21 @@ def test_the_version_and_with_v_what_a_bug_report_needs():
     assert lines[0] == f"cpscore, version {__version__}"
     assert lines[1].startswith(f"Python {platform.python_version()} (") and platform.system() in lines[1]
     assert lines[2].startswith("click ") and ", tabulate " in lines[2]
+
+
+def test_wcwidth_is_imported_only_for_a_table_with_wide_text(tmp_path):
+    """tabulate would import wcwidth at once (about 25 ms of start-up): only a table with
+    text that is not ASCII needs it."""
+    import subprocess
+    import sys
+
+    code = (
+        "import sys; from click.testing import CliRunner; from cpscore.commands import main; "
+        "result = CliRunner().invoke(main, sys.argv[1:]); assert result.exit_code == 0, result.output; "
+        "print('wcwidth' in sys.modules and sys.modules['wcwidth'] is not None)"
+    )
+    plain = ["score", "A=Ks Kd 4c / 9h 9c 5d 5s 2c / Ah Ad Ac 7s 7d", "B=Qd Qc 3h / Jc Td 9d 6s 5c / Kc 7h 5h 4h 2d"]
+    wide = [plain[0], plain[1].replace("A=", "张伟="), plain[2]]
+    for arguments, imported in ((plain, "False"), (wide, "True")):
+        done = subprocess.run([sys.executable, "-c", code, *arguments], capture_output=True, text=True, timeout=60)
+        assert done.stdout.strip() == imported, (arguments, done.stderr)
