@@ -55,8 +55,9 @@ def test_the_command_reference_and_the_man_pages_are_up_to_date():
         if not path.exists() or path.read_text(encoding="utf-8") != text
     ]
     assert not stale, f"out of date (python -m cpscore.commands._reference docs): {stale}"
-    pages = {path.name for path in (ROOT / "docs" / "man").iterdir()}
-    assert pages == {path.name for path in written(ROOT / "docs") if path.suffix == ".1"}  # none left over
+    for folder, suffix in (("man", ".1"), ("schemas", ".json")):  # none left over
+        pages = {path.name for path in (ROOT / "docs" / folder).iterdir()}
+        assert pages == {path.name for path in written(ROOT / "docs") if path.suffix == suffix}, folder
 
 
 @pytest.mark.parametrize(("command", "expected"), EXAMPLES, ids=[command[:60] for command, _ in EXAMPLES])

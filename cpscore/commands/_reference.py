@@ -1,6 +1,7 @@
 """The command reference (``docs/reference.md``) and the man pages
 (``docs/man/*.1``), generated from the click commands themselves: each
-command's help, as ``cpscore COMMAND -h`` prints it.  A test fails when the
+command's help, as ``cpscore COMMAND -h`` prints it; and the JSON Schemas
+of the outputs, copied from the package (``docs/schemas/``) for the site.  A test fails when the
 files in docs/ are not what this writes; write them anew with::
 
     python -m cpscore.commands._reference docs
@@ -95,6 +96,10 @@ def written(folder: pathlib.Path) -> dict[pathlib.Path, str]:
     """Each generated file under ``folder`` (docs/) and its text."""
     files = {folder / "reference.md": reference()}
     files.update({folder / "man" / name: text for name, text in man_pages().items()})
+    schemas = pathlib.Path(__file__).parent.parent / "schemas"
+    files.update(
+        {folder / "schemas" / path.name: path.read_text(encoding="utf-8") for path in sorted(schemas.glob("*.json"))}
+    )
     return files
 
 
@@ -104,6 +109,7 @@ def main(arguments: list[str]) -> int:
         return 2
     folder = pathlib.Path(arguments[0])
     (folder / "man").mkdir(parents=True, exist_ok=True)
+    (folder / "schemas").mkdir(parents=True, exist_ok=True)
     for path, text in written(folder).items():
         path.write_text(text, encoding="utf-8")
         print(path)
