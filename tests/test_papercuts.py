@@ -34,7 +34,7 @@ CASES = {
     "check-a-folder": (
         ["check", "{dir}"],
         "",
-        "Error: 'd' is a folder: check takes the hand itself, or - to read it from stdin (cpscore check - < 'd')",
+        "Error: 'd' is a folder: check takes the hand itself, or - to read it from stdin",
     ),
     "check-a-file": (
         ["check", "{empty}"],

@@ -93,7 +93,12 @@ def test_every_output_of_the_examples_is_valid_and_versioned(example):
 
 @pytest.mark.parametrize("preset", preset_names())
 def test_check_and_arrange_are_valid_under_every_preset(preset):
-    for hand in ("Qs Qd 5c / 9h 9c 4d 4s 2c / As Ks Qh Jd Tc", "2s 2d 8c 3s 3d 4s 4d 7s 5s 5d 6s 6d 7d"):
+    hands = (
+        "Qs Qd 5c / 9h 9c 4d 4s 2c / As Ks Qh Jd Tc",
+        "2s 2d 8c 3s 3d 4s 4d 7s 5s 5d 6s 6d 7d",  # six pairs
+        "9h Td Jc Qs Kh 9d Tc Js Qh Kd 2c 3s 4h",  # three straights: a natural with its rows
+    )
+    for hand in hands:
         result = run("check", "--rules", preset, "--format", "json", hand)
         if result.exit_code == 0:  # (13 cards without rows are refused under rules without naturals)
             valid("check", loads(result.stdout))

@@ -395,7 +395,10 @@ def test_without_the_extra_serve_says_how_to_install_it(tmp_path):
     code = "import sys; sys.modules['bottle'] = None; from cpscore.commands import main; main(['serve', 'night.txt'])"
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60, cwd=tmp_path)
     assert done.returncode == 1
-    assert done.stderr == "Error: cpscore serve needs the web library Bottle: pip install 'cpscore[serve]'\n"
+    assert done.stderr == (
+        "Error: cpscore serve needs the web library Bottle: pip install '.[serve]' in cpscore's folder "
+        "(once cpscore is on PyPI: pip install 'cpscore[serve]')\n"
+    )
     assert not (tmp_path / "night.txt").exists()
 
 

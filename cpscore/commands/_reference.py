@@ -66,9 +66,14 @@ def _roff(text: str) -> str:
 def man_pages() -> dict[str, str]:
     """``docs/man/NAME.1`` for each command (``cpscore-session.1``; ``cpscore.1`` for the group)."""
     pages = {}
-    for name, command, context in _commands():
+    commands = _commands()
+    names = [name.replace(" ", "-") for name, _, _ in commands]
+    for name, command, context in commands:
         file = name.replace(" ", "-")
-        summary = command.get_short_help_str(limit=WIDTH).rstrip(".")
+        # The help's first sentence, whole (click's short help cuts it at a width).
+        first = " ".join((command.help or "").split("\n\n")[0].split())
+        summary = first.split(". ")[0].rstrip(".")
+        see_also = [other for other in names if other != file and (file == "cpscore" or other == "cpscore")]
         usage = " ".join(command.collect_usage_pieces(context))
         help_text = command.get_help(context)
         body = help_text.split("\n", 1)[1].lstrip("\n") if help_text.startswith("Usage:") else help_text
@@ -85,7 +90,8 @@ def man_pages() -> dict[str, str]:
                 _roff(body.rstrip()),
                 ".fi",
                 ".SH SEE ALSO",
-                "cpscore(1); the documentation in the docs/ folder of the source.",
+                ", ".join(f"{other}(1)" for other in see_also)
+                + "; the documentation in the docs/ folder of the source.",
                 "",
             ]
         )

@@ -55,9 +55,12 @@ def check(hand, rules, spade_bonus, playing, fmt, style) -> None:
         if not text.strip():
             raise InputError("stdin has no hand: give front / middle / back, or 13 cards")
     elif len(hand) == 1 and " " not in hand[0] and os.path.exists(hand[0]):  # a path, not a hand
-        what = "a folder" if os.path.isdir(hand[0]) else "a file"
+        if os.path.isdir(hand[0]):
+            raise InputError(
+                f"{shown(hand[0], 60)} is a folder: check takes the hand itself, or - to read it from stdin"
+            )
         raise InputError(
-            f"{shown(hand[0], 60)} is {what}: check takes the hand itself, or - to read it from stdin "
+            f"{shown(hand[0], 60)} is a file: check takes the hand itself, or - to read it from stdin "
             f"(cpscore check - < {shown(hand[0], 40)})"
         )
     check_style(style, fmt)

@@ -22,7 +22,7 @@ from cpscore.commands._options import (
 #: Where ``cpscore --help`` lists the command (see :mod:`cpscore.commands`).
 ORDER = 46
 
-_EXTRA = "pip install 'cpscore[serve]'"
+_EXTRA = "pip install '.[serve]' in cpscore's folder (once cpscore is on PyPI: pip install 'cpscore[serve]')"
 
 
 def _new_session(target: str, rules_text: str | None, stake, pair_stakes, players: tuple[str, ...]) -> bool:
@@ -99,7 +99,7 @@ def serve(target, rules_text, stake, pair_stakes, players, host, port) -> None:
     --rules, --stake, --pair-stake, --players as its header).  It listens on
     127.0.0.1 (this machine only); --host 0.0.0.0 shares it on the local
     network, and then every request needs the random token in the address
-    printed.  Ctrl-C stops it.  Needs the serve extra: pip install 'cpscore[serve]'.
+    printed.  Ctrl-C stops it.  Needs the serve extra: pip install '.[serve]' in cpscore's folder.
 
         cpscore serve night.txt --rules ofc --stake 10 --players "Amy Bob Cy"
         cpscore serve night.txt --host 0.0.0.0 --port 8000

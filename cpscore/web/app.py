@@ -894,7 +894,8 @@ def make_app(target: str, token: str | None = None) -> bottle.Bottle:
 
     from cpscore.web.live import Live
 
-    app = bottle.Bottle(catchall=True, autojson=False)
+    app = bottle.Bottle(catchall=True)
+    app.config["json.enable"] = False  # every answer is JSON made here (Bottle 0.13's name for autojson)
     app.config["cpscore.places"] = _places(target)  # named in answers by its name alone (_public)
     live = Live(target)  # the night kept between requests, and the deal being entered
 
