@@ -18,15 +18,20 @@ names the file and line (or the argument) and the player.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable
 
+from cpscore.amounts import Amount, AmountError, parse_amount
+from cpscore.amounts import text as amount_text
 from cpscore.cards import ROW_NAMES, Card, Hand, hand_of, parse_hand_or_cards, plain_codes
 from cpscore.errors import CardError, DealError, shown
 from cpscore.records import Record
 from cpscore.rules import RuleSet
 
 FORBIDDEN_IN_NAMES = "=:/#|"
-MARKERS = ("surrender", "waive", "fantasyland", "banker")
+MARKERS = ("surrender", "waive", "fantasyland", "banker", "dealer")
+#: A result instead of cards: a player's units for the deal, signed (``Amy: +6``).
+RESULT = re.compile(r"\s*[+-]?(?:\d+(?:\.\d*)?|\.\d+)\s*\Z")
 MIN_PLAYERS = 2
 
 
@@ -53,8 +58,20 @@ class Seat(Record):
     surrender without cards), its 13 cards (empty for such a surrender), and
     the player's markers."""
 
-    __slots__ = ("name", "owner", "hand", "_cards", "surrendered", "waive", "fantasyland", "banker", "codes")
-    _args = ("name", "owner", "hand", "cards", "surrendered", "waive", "fantasyland", "banker")
+    __slots__ = (
+        "name",
+        "owner",
+        "hand",
+        "_cards",
+        "surrendered",
+        "waive",
+        "fantasyland",
+        "banker",
+        "codes",
+        "result",
+        "dealer",
+    )
+    _args = ("name", "owner", "hand", "cards", "surrendered", "waive", "fantasyland", "banker", "result", "dealer")
 
     def __init__(
         self,
@@ -66,10 +83,15 @@ class Seat(Record):
         waive: bool,
         fantasyland: bool,
         banker: bool = False,
+        result: Amount | None = None,
+        dealer: bool = False,
     ) -> None:
         self.name = name
         self.owner = owner
         self.hand = hand
+        #: A result deal's units for this player (``Amy: +6``): no cards, no rows.
+        self.result = result
+        self.dealer = dealer  # marked ``; dealer``: holds the button this deal
         self._cards = cards  # None: the hand's, made on first use
         self.surrendered = surrendered
         self.waive = waive
@@ -313,10 +335,22 @@ def _seat(entry: Entry, flags: dict[str, set[str]]) -> Seat:
     prefix = f"{entry.where}: " if entry.where else ""
     text, markers = _markers(text, prefix, name)
     markers |= {marker for marker, names in flags.items() if name in names}
+    if RESULT.match(text) or text.lstrip()[:1] in ("+", "-"):  # a card never starts with a sign
+        return _result_seat(entry, text, markers, prefix)
     if not text.strip():
         if "surrender" not in markers:
             raise DealError(f"{prefix}{entry.name}: no hand (write the 13 cards, or 'surrender')")
-        return Seat(entry.name, owner(entry.name), None, (), True, False, "fantasyland" in markers, "banker" in markers)
+        return Seat(
+            entry.name,
+            owner(entry.name),
+            None,
+            (),
+            True,
+            False,
+            "fantasyland" in markers,
+            "banker" in markers,
+            dealer="dealer" in markers,
+        )
     found = _parsed(text, entry.where, name)
     hand = found if isinstance(found, Hand) else None
     cards = found.cards() if isinstance(found, Hand) else tuple(found)
@@ -331,6 +365,54 @@ def _seat(entry: Entry, flags: dict[str, set[str]]) -> Seat:
         "waive" in markers,
         "fantasyland" in markers,
         "banker" in markers,
+        dealer="dealer" in markers,
+    )
+
+
+def _result_seat(entry: Entry, text: str, markers: set[str], prefix: str) -> Seat:
+    """A player's result written instead of cards (``Amy: +6``): units, exact."""
+    name = entry.name
+    if owner(name) != name:
+        raise DealError(f"{prefix}{name}: a result is a player's, not one hand's: write it once for {owner(name)}")
+    refused = sorted(markers & {"surrender", "waive", "fantasyland"})
+    if refused:
+        raise DealError(
+            f"{prefix}{name}: a result cannot be marked '{refused[0]}' (it has no hand): write the cards, or the result alone"
+        )
+    written = text.strip()
+    try:
+        units = parse_amount(written[1:] if written.startswith("+") else written)
+    except AmountError as error:
+        raise DealError(f"{prefix}{name}: result {error}") from None
+    return Seat(name, name, None, (), False, False, False, "banker" in markers, units, "dealer" in markers)
+
+
+def result_text(units: Amount) -> str:
+    """A result as a session line writes it: signed, ``+6``, ``-2.5``, ``0``."""
+    return amount_text(units) if units <= 0 else f"+{amount_text(units)}"
+
+
+def check_results(seats: list[Seat], entries: list[Entry], where: str) -> None:
+    """A deal of results: every line a result (a deal is all cards or all
+    results), summing to zero."""
+    kinds = [seat.result is not None for seat in seats]
+    if all(kinds):
+        total = sum(seat.result for seat in seats)  # type: ignore[misc]  # all set
+        if total != 0:
+            place = where or entries[0].where
+            sign = "+" if total > 0 else ""
+            raise DealError(
+                f"{place + ': ' if place else ''}the results sum to {sign}{amount_text(total)}, not 0: "
+                "what one player wins another loses"
+            )
+        return
+    mixed = kinds.index(True)
+    card = kinds.index(False)
+    entry = entries[max(mixed, card)]
+    prefix = f"{entry.where}: " if entry.where else ""
+    raise DealError(
+        f"{prefix}{seats[mixed].name} has a result and {seats[card].name} cards: "
+        "a deal is written all as cards or all as results"
     )
 
 
@@ -430,16 +512,18 @@ def build_deal(
     waive: Iterable[str] = (),
     fantasyland: Iterable[str] = (),
     where: str = "",
+    dealer: str | None = None,
 ) -> Deal:
     """Parse every hand and check the deal as a whole (hand count under ``rules``).
     Errors name the line of the hand they are about; errors about the whole
     deal name ``where`` (a session's deal), else the line that broke the rule.
 
-    ``surrender``, ``waive`` and ``fantasyland`` name players marked on the
-    command line; each must hold a hand in the deal, written exactly (a player
-    who surrenders without cards is seated as ``NAME: surrender``)."""
+    ``surrender``, ``waive``, ``fantasyland`` and ``dealer`` name players
+    marked on the command line; each must hold a hand in the deal, written
+    exactly (a player who surrenders without cards is seated as ``NAME:
+    surrender``)."""
     entries = list(entries)
-    if not (surrender or waive or fantasyland):
+    if not (surrender or waive or fantasyland or dealer):
         plain = _plain_deal(entries, rules.methods.max_players if rules else 4)
         if plain is not None:
             return plain
@@ -447,7 +531,12 @@ def build_deal(
     hints = {"surrender": "; to seat a player who surrenders without cards, write NAME=surrender"}
     flags = {
         marker: {named_player(name, names, f"--{marker}", hints.get(marker, "")) for name in given}
-        for marker, given in (("surrender", surrender), ("waive", waive), ("fantasyland", fantasyland))
+        for marker, given in (
+            ("surrender", surrender),
+            ("waive", waive),
+            ("fantasyland", fantasyland),
+            ("dealer", () if dealer is None else (dealer,)),
+        )
         if given
     }
     if flags.get("fantasyland") and rules and not rules.ofc.played:
@@ -466,6 +555,14 @@ def build_deal(
             seats.append(seat)
     else:
         seats = _seats_one_by_one(entries, flags, rules)
+    if any(seat.result is not None for seat in seats):
+        check_results(seats, entries, where)
+    dealers = [seat.name for seat in seats if seat.dealer]
+    if len(dealers) > 1:
+        place = where or entries[0].where
+        raise DealError(
+            f"{place + ': ' if place else ''}{dealers[0]} and {dealers[1]} are both marked dealer: mark one"
+        )
     codes: list[int] = []
     for seat in seats:
         codes += seat.codes

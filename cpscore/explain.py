@@ -307,6 +307,21 @@ def _surrender(pair: PairResult, a: PlayerResult, b: PlayerResult, settlement: S
     ]
 
 
+def _result(pair: PairResult, a: PlayerResult, b: PlayerResult, settlement: Settlement) -> list[str]:
+    """A pair of a deal entered as results (docs/rules.md 13): no cards."""
+    ra, rb = a.seat.result, b.seat.result
+    assert ra is not None and rb is not None  # a deal of results
+    head = f"results, no cards: {a.name} {signed(ra)}, {b.name} {signed(rb)}"
+    if settlement.banker is not None:
+        player = b if a.name == settlement.banker else a
+        return [head, f"against the banker: {player.name}'s result is their pair's with the bank"]
+    return [
+        head,
+        "paid pair by pair, the biggest loser to the biggest winner first (ties: the earlier seat): "
+        + (f"this pair settles {signed(pair.units)}" if pair.units else "this pair is even"),
+    ]
+
+
 def _rows(pair: PairResult, a: PlayerResult, b: PlayerResult, settlement: Settlement) -> list[str]:
     rules = settlement.rules
     lines = []
@@ -561,6 +576,8 @@ def explain_pair(pair: PairResult, settlement: Settlement, cut: Cut | None = Non
         body = _naturals(pair, a, b, rules)
     elif pair.decided_by == "surrender":
         body = _surrender(pair, a, b, settlement)
+    elif pair.decided_by == "result":
+        body = _result(pair, a, b, settlement)
     else:
         body = _rows(pair, a, b, settlement) + _bonus(pair, a, b, rules.methods.method)
         body += _royalties(pair, a, b, settlement) + _multiplier(pair, a, b, rules)
@@ -586,6 +603,8 @@ def _arithmetic(pair: PairResult, cut: bool = False) -> str:
             sum_text += f" {signed(pair.split)} split"
     elif pair.decided_by == "natural":
         sum_text = f"natural {signed(pair.natural)}"
+    elif pair.decided_by == "result":
+        sum_text = f"result {signed(pair.units)}"
     else:
         sum_text = f"surrender {signed(pair.surrender)}"
     text = f"units   {sum_text} = {signed(pair.units)}"

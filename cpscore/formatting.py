@@ -23,6 +23,7 @@ from cpscore.scoring import FALSE_CLAIM, Assessment, Fantasyland, HandReport, Pl
 if TYPE_CHECKING:
     from collections.abc import Callable
 
+    from cpscore.deal import Seat
     from cpscore.scoring import PairResult
 
 _RED = "\x1b[31m"
@@ -169,6 +170,8 @@ def _hand_cells(player: PlayerResult, colour: bool) -> list[str]:
         return [cards_text(row, colour) for row in (front, middle, back)]
     if player.seat.surrendered:
         return ["(surrenders)", "", ""]
+    if player.seat.result is not None:
+        return [f"result {signed(player.seat.result)}", "", ""]
     return ["(unset)", "", ""]
 
 
@@ -644,9 +647,21 @@ def _player_data(player: PlayerResult, broken: bool = False) -> dict[str, object
         "surrendered": seat.surrendered,
         "waived": seat.waive,
         "fantasyland": fantasyland_data(player.fantasyland),
+        **seat_extras(seat),
         "units": player.units,
         "amount": player.amount,
     }
+
+
+def seat_extras(seat: Seat) -> dict[str, object]:
+    """A player's keys that only some deals have: ``result`` (a deal entered
+    as results) and ``dealer`` (marked ``; dealer``)."""
+    extras: dict[str, object] = {}
+    if seat.result is not None:
+        extras["result"] = seat.result
+    if seat.dealer:
+        extras["dealer"] = True
+    return extras
 
 
 class Extras:

@@ -115,9 +115,12 @@ class Repeat(DealError):
     """A deal whose hands are an earlier deal's (``number``, ``digest``): it is
     in the file already, unless it really was dealt twice."""
 
-    def __init__(self, number: int, digest: str, target: str) -> None:
+    def __init__(self, number: int, digest: str, target: str, results: bool = False) -> None:
         super().__init__(
-            f"deal {number} ({digest}) of {target} has the same hands: this deal is in the file already; "
+            f"deal {number} ({digest}) of {target} has the same results: it is the deal before this one; "
+            "if the same results really came twice in a row, add it again with --again"
+            if results
+            else f"deal {number} ({digest}) of {target} has the same hands: this deal is in the file already; "
             "if it really was dealt twice, add it again with --again"
         )
         self.number = number
@@ -202,6 +205,7 @@ def same_hands_key(deal: Deal) -> tuple:
                 seat.surrendered,
                 seat.waive,
                 seat.banker,
+                seat.result,
             )
             for seat in deal.seats
         )
@@ -375,6 +379,10 @@ class Night:
             self.repeat_of = seen.get(key)
             if self.repeat_of is None:
                 seen[key] = (text.number, deal_digest(text))
+            elif deal.seats[0].result is not None and self.repeat_of[0] != text.number - 1:
+                # The same results come again in a night: only the deal just before is a double entry.
+                self.repeat_of = None
+                seen[key] = (text.number, deal_digest(text))
         return deal, outcome
 
     def add(self, text: DealText, name: str) -> DealResult:
@@ -493,8 +501,10 @@ class Append:
         pair_stakes: Mapping[frozenset[str], Amount] | None = None,
         again: bool = False,
         expect: str | None = None,
+        dealer: str | None = None,
     ) -> None:
         self.target, self.entries, self.rules = target, list(entries), rules
+        self.dealer = dealer  # the player who dealt (written as '; dealer')
         self.hands = None if hands is None else list(hands)
         self.players = list(players)
         self.stake, self.pair_stakes = stake, dict(pair_stakes or {})
@@ -543,7 +553,7 @@ class Append:
             existing = rewritten(existing, self._replaced)
         refuse_fantasyland_markers(entries)
         warnings = check_players(entries, known, self.new_player, target, bool(count), seats or ())
-        deal = build_deal(entries, ledger.rules, self.surrender, self.waive)
+        deal = build_deal(entries, ledger.rules, self.surrender, self.waive, dealer=self.dealer)
         newline = "\r\n" if "\r\n" in existing else "\n"
         changes = [f"@{key} {value}" for key, value in between]
         if self.stored:
@@ -564,7 +574,7 @@ class Append:
         Returns its result and its warnings."""
         after, result, warnings = settle_deal(text, self.target, number, self.rules, FIX, repeats=True)
         if after.repeat_of is not None and not self.again:
-            raise Repeat(*after.repeat_of, self.target)
+            raise Repeat(*after.repeat_of, self.target, result.settlement.players[0].seat.result is not None)
         if self.expect is not None and terms(result) != self.expect:
             raise Changed(result, self.target)
         self.money = after.money

@@ -207,7 +207,7 @@ _PAIR_FIELDS = (
 
 class PairResult(Record):
     """One pair, from ``a``'s side: ``units`` is what b pays a (negative when a
-    pays).  ``decided_by`` is ``natural``, ``surrender`` or ``rows``; then
+    pays).  ``decided_by`` is ``natural``, ``surrender``, ``rows`` or ``result``; then
     ``units = (row_units + bonus + royalties) * multiplier + penalty + split
     + natural + surrender``.  ``rows`` are front, middle, back as 1 won, 0 tied,
     -1 lost (all 0 when a natural or a surrender decided the pair), and
@@ -742,7 +742,7 @@ class PairOutcome(tuple):
     FIELDS = ("i", "j", *_PAIR_FIELDS)
     i = property(itemgetter(0), doc="seat index of the first hand (the lower)")
     j = property(itemgetter(1), doc="seat index of the second hand")
-    decided_by = property(itemgetter(2), doc="natural, surrender or rows")
+    decided_by = property(itemgetter(2), doc="natural, surrender, rows or result")
     rows = property(itemgetter(3), doc="front, middle, back: 1 won, 0 tied, -1 lost (all 0 without rows)")
     row_units = property(itemgetter(4), doc="1 a row won, -1 a row lost")
     bonus = property(itemgetter(5), doc="the method's bonus")
@@ -884,6 +884,8 @@ def kernel(
     hand marked banker, else the first); ``standing`` is what earlier deals
     leave for caps and table stakes."""
     count = len(seats)
+    if seats[0].result is not None:  # a deal of results (build_deal checked: all of them)
+        return _results(seats, rules, stake, pair_stakes, banker, standing)
     if any(seat.surrendered for seat in seats) and rules.methods.surrender is None:
         name = next(seat.name for seat in seats if seat.surrendered)
         raise DealError(f"{name} surrenders, but the {rules.id} rules have no surrender")
@@ -1052,19 +1054,92 @@ def kernel(
         if cuts:
             standing = _cut(changed, owners, rules, standing)
         pairs = [PairOutcome(pair) for pair in changed]
-        units, money = [0] * count, [0] * count
-        for made in pairs:
-            i, j, amount, paid = made.i, made.j, made.units, made.amount
-            units[i] += amount
-            units[j] -= amount
-            money[i] += paid
-            money[j] -= paid
+        units, money = _sums(pairs, count)
     fantasylands: list[Fantasyland | None] = [None] * count
     if model.fantasyland:
         fantasylands = [
             fantasyland(core, rules, seat.fantasyland, seat.name in repeats) for seat, core in zip(seats, cores)
         ]
     return Outcome(cores, naturals, fantasylands, units, money, pairs, bank, standing)
+
+
+def _sums(pairs: Sequence[PairOutcome], count: int) -> tuple[list[Amount], list[Amount]]:
+    """Each seat's units and money: the sums of its pairs."""
+    units: list[Amount] = [0] * count
+    money: list[Amount] = [0] * count
+    for made in pairs:
+        i, j, amount, paid = made.i, made.j, made.units, made.amount
+        units[i] += amount
+        units[j] -= amount
+        money[i] += paid
+        money[j] -= paid
+    return units, money
+
+
+def result_pairs(results: Sequence[Amount], pairs: Sequence[tuple[int, int]], bank: int | None) -> list[Amount]:
+    """A deal of results, pair by pair (docs/rules.md 13): each pair's units
+    from the lower seat's side, in the order of ``pairs``.  Against a banker
+    each player's result is their pair's with the bank.  Otherwise the
+    biggest loser pays the biggest winner as much as one of them has left,
+    then the next (ties: the earlier seat first), so that each player's
+    pairs add up to their result and as few pairs as that way gives pay;
+    the other pairs are even.
+
+    >>> result_pairs([6, -2, -4], [(0, 1), (0, 2), (1, 2)], None)
+    [2, 4, 0]
+    >>> result_pairs([3, -1, -2], [(0, 1), (0, 2)], 0)
+    [1, 2]
+    """
+    if bank is not None:
+        return [-results[j] if i == bank else results[i] for i, j in pairs]
+    winners = sorted((index for index, value in enumerate(results) if value > 0), key=lambda k: (-results[k], k))
+    losers = sorted((index for index, value in enumerate(results) if value < 0), key=lambda k: (results[k], k))
+    left = list(results)
+    paid: dict[tuple[int, int], Amount] = {}
+    next_winner = next_loser = 0
+    while next_winner < len(winners) and next_loser < len(losers):
+        winner, loser = winners[next_winner], losers[next_loser]
+        amount = min(left[winner], -left[loser])
+        paid[winner, loser] = amount
+        left[winner] -= amount
+        left[loser] += amount
+        if not left[winner]:
+            next_winner += 1
+        if not left[loser]:
+            next_loser += 1
+    return [paid.get((i, j), 0) - paid.get((j, i), 0) for i, j in pairs]
+
+
+def _results(
+    seats: Sequence[Seat],
+    rules: RuleSet,
+    stake: Amount,
+    pair_stakes: Mapping[frozenset[str], Amount] | None,
+    banker: str | None,
+    standing: Standing | None,
+) -> Outcome:
+    """:func:`kernel` for a deal of results: each pair's units from
+    :func:`result_pairs`, then stakes, caps and stacks as for any deal."""
+    count = len(seats)
+    model = _model(rules)
+    owners = [seat.owner for seat in seats]
+    bank = banker_of(seats, rules, banker) if model.banks or banker is not None else None
+    settling = pairs_of(seats, rules, bank)
+    results: list[Amount] = [seat.result for seat in seats]  # type: ignore[misc]  # a deal of results
+    pairs = []
+    for (i, j), amount in zip(settling, result_pairs(results, settling, bank)):
+        pair_stake = pair_stakes.get(frozenset((owners[i], owners[j])), stake) if pair_stakes else stake
+        pairs.append(
+            PairOutcome((i, j, "result", _NO_ROWS, 0, 0, 0, 1, 0, 0, amount, pair_stake, amount * pair_stake, *_PLAIN))
+        )
+    if model.cuts:
+        changed = [list(pair) for pair in pairs]
+        standing = _cut(changed, owners, rules, standing)
+        pairs = [PairOutcome(pair) for pair in changed]
+    units, money = _sums(pairs, count)
+    # No cards: nobody enters or stays in Fantasyland (docs/rules.md 13).
+    lands = [fantasyland(None, rules, seat.fantasyland) for seat in seats]
+    return Outcome([None] * count, [None] * count, lands, units, money, pairs, bank, standing)
 
 
 def _row_notes(

@@ -33,7 +33,7 @@ from typing import Any
 
 from cpscore.amounts import Amount
 from cpscore.amounts import text as text_of
-from cpscore.deal import Deal, Entry, Names, build_deal, entry_at, look_alike, owner
+from cpscore.deal import Deal, Entry, Names, build_deal, entry_at, look_alike, owner, result_text
 from cpscore.errors import CpscoreError, DealError, RulesError, shown
 from cpscore.records import Record
 from cpscore.rules import RuleSet
@@ -933,7 +933,9 @@ def deal_lines(deal: Deal) -> list[str]:
     """A deal as session-file lines, hands normalised to front / middle / back."""
     lines = []
     for seat in deal.seats:
-        if seat.hand is not None:
+        if seat.result is not None:
+            hand = result_text(seat.result)
+        elif seat.hand is not None:
             hand = str(seat.hand)
         elif seat.cards:
             hand = " ".join(map(str, seat.cards))
@@ -941,7 +943,12 @@ def deal_lines(deal: Deal) -> list[str]:
             hand = ""
         markers = [
             marker
-            for marker, on in (("surrender", seat.surrendered), ("waive", seat.waive), ("banker", seat.banker))
+            for marker, on in (
+                ("surrender", seat.surrendered),
+                ("waive", seat.waive),
+                ("banker", seat.banker),
+                ("dealer", seat.dealer),
+            )
             if on
         ]
         text = " ; ".join([hand, *markers]) if hand else " ; ".join(markers)

@@ -24,6 +24,7 @@ from cpscore.formatting import (
     json_text,
     natural_data,
     natural_text,
+    seat_extras,
     settlement_data,
     splits,
     tabulated,
@@ -33,6 +34,7 @@ from cpscore.formatting import (
 from cpscore.session import DealResult, Ledger
 
 if TYPE_CHECKING:
+    from cpscore.deal import Seat
     from cpscore.edits import Replacement
     from cpscore.formatting import Extras
     from cpscore.scoring import PairResult, PlayerResult
@@ -125,6 +127,12 @@ def deal_notes(result: DealResult) -> str:
     notes = list(result.changes)  # stake and @players lines before the deal ("stake 20 from here", "Dan joins")
     if settlement.banker is not None:
         notes.append(f"{settlement.banker} banks")
+    players = settlement.players
+    if players and players[0].seat.result is not None:
+        notes.append("results, no cards")
+    dealer = next((player.seat.name for player in players if player.seat.dealer), None)
+    if dealer is not None:
+        notes.append(f"{dealer} deals")
     for player in settlement.players:
         name = player.seat.name
         if player.foul:
@@ -411,7 +419,7 @@ def totals_csv(ledger: Ledger) -> str:
 
 
 def session_csv_header() -> str:
-    return "deal,line,digest,player,units,amount,total units,total amount,foul,natural,surrendered,fantasyland,race points\n"
+    return "deal,line,digest,player,units,amount,total units,total amount,foul,natural,surrendered,fantasyland,race points,result,dealer\n"
 
 
 def session_csv_rows(result: DealResult) -> str:
@@ -429,7 +437,8 @@ def session_csv_rows(result: DealResult) -> str:
             [result.number, result.line, result.digest, name, number(player.units), number(player.amount)]
             + [number(total_units), number(total_amount), "yes" if player.foul else "no"]
             + [player.natural.id if player.natural else "", "yes" if player.seat.surrendered else "no", fantasyland]
-            + [points]
+            + [points, "" if player.seat.result is None else number(player.seat.result)]
+            + ["yes" if player.seat.dealer else ""]
         )
     return out.getvalue()
 
@@ -603,8 +612,15 @@ def _player_line(player: PlayerResult, broken: bool = False) -> str:
         f'{{"name":{_text(player.name)},"owner":{_text(seat.owner)},"hand":{hand_json},'
         f'"cards":[{cards}],{rows},{natural_json},'
         f'"surrendered":{"true" if seat.surrendered else "false"},"waived":{"true" if seat.waive else "false"},'
-        f'"fantasyland":{land_json},"units":{_number(player.units)},"amount":{_number(player.amount)}}}'
+        f'"fantasyland":{land_json},{_seat_extras(seat)}"units":{_number(player.units)},"amount":{_number(player.amount)}}}'
     )
+
+
+def _seat_extras(seat: Seat) -> str:
+    """:func:`cpscore.formatting.seat_extras`, written out (with its comma)."""
+    if seat.result is None and not seat.dealer:
+        return ""
+    return compact_json(seat_extras(seat))[1:-1] + ","
 
 
 def _royalties_json(royalties: tuple[Amount, Amount, Amount], split: Amount, broken: bool) -> str:

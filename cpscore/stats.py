@@ -11,6 +11,8 @@ together):
 
 - ``deals``: the deals they held a hand in (a surrender included); ``hands``:
   the hands they held (more than the deals only in criss-cross);
+  ``results``: those of their deals written as results, without cards
+  (docs/rules.md 13): their units count, they have no rows, naturals or fouls;
 - ``rows_won``, ``rows_lost``, ``rows_tied``: the rows of the pairs whose rows
   were played, as the kernel counted them (a fouled hand loses every row to a
   live one; two fouled hands tie theirs; a pair a natural or a surrender
@@ -71,6 +73,7 @@ class PlayerStats:
         "name",
         "deals",
         "hands",
+        "results",
         "rows_won",
         "rows_lost",
         "rows_tied",
@@ -93,6 +96,7 @@ class PlayerStats:
         self.name = name
         self.deals = 0
         self.hands = 0
+        self.results = 0
         self.rows_won = 0
         self.rows_lost = 0
         self.rows_tied = 0
@@ -129,6 +133,7 @@ class Stats:
     def __init__(self) -> None:
         self.players: dict[str, PlayerStats] = {}  # in order of first appearance
         self.deals = 0
+        self.result_deals = 0  # deals written as results, without cards
 
     def add(self, number: int, deal: Deal, outcome: Outcome) -> None:
         """Count deal ``number``, settled by :func:`cpscore.scoring.kernel`."""
@@ -168,6 +173,9 @@ class Stats:
 
     def _take(self, number: int, hands: Iterable[_Hand], pairs: Iterable[_Pair]) -> None:
         self.deals += 1
+        pairs = list(pairs)
+        results = bool(pairs) and pairs[0][2] == "result"  # a deal of results: every pair says so
+        self.result_deals += results
         deal_units: dict[str, Amount] = {}
         deal_money: dict[str, Amount] = {}
         for owner, core, natural, land, surrendered, units, money in hands:
@@ -213,6 +221,7 @@ class Stats:
         for owner, units in deal_units.items():
             player = self.players[owner]
             player.deals += 1
+            player.results += results
             player.units += units
             player.amount += deal_money[owner]
             if units > 0 and (player.biggest_win is None or units > player.biggest_win.units):

@@ -40,6 +40,8 @@ def stats_table(stats: Stats, rules: RuleSet, style: str = DEFAULT_STYLE, show_m
     lines: list[tuple[str, Callable[[PlayerStats], str]]] = [("Deals played", lambda p: str(p.deals))]
     if any(player.hands != player.deals for player in players):  # criss-cross
         lines.append(("Hands played", lambda p: str(p.hands)))
+    if stats.result_deals:
+        lines.append(("Deals of results", lambda p: str(p.results)))
     lines += [
         ("Rows won", lambda p: str(p.rows_won)),
         ("Rows lost", lambda p: str(p.rows_lost)),
@@ -104,6 +106,7 @@ def player_data(player: PlayerStats, order: Iterable[str] = ()) -> dict[str, obj
         "name": player.name,
         "deals": player.deals,
         "hands": player.hands,
+        "results": player.results,
         "rows": {"won": player.rows_won, "lost": player.rows_lost, "tied": player.rows_tied},
         "scoops": {"made": player.scoops_made, "suffered": player.scoops_suffered},
         "fouls": player.fouls,

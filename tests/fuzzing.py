@@ -394,10 +394,22 @@ def random_names(rng: random.Random, n: int) -> list[str]:
     return names
 
 
+def result_entries(rng: random.Random, names: list[str]) -> list[tuple[str, str]]:
+    """A deal of results, no cards; now and then one that does not sum to zero, or a marker."""
+    results = [rng.choice([-12, -6, -3, -1, 0, 1, 2, 5, 9]) for _ in names[1:]]
+    results.insert(0, -sum(results) + (rng.choice([1, -2, 0.5]) if rng.random() < 0.2 else 0))
+    entries = [(name, f"{value:+g}" if value else "0") for name, value in zip(names, results)]
+    if entries and rng.random() < 0.3:
+        entries[0] = (entries[0][0], entries[0][1] + rng.choice([" ; dealer", "; Dealer", " ; waive", " ; banker"]))
+    return entries
+
+
 def random_entries(rng: random.Random, names: list[str] | None = None, markers: bool = True) -> list[tuple[str, str]]:
     """``[(name, hand text)]`` for one deal, cards dealt from one deck."""
     if names is None:
         names = random_names(rng, rng.choice([2, 2, 2, 3, 3, 3, 3, 4, 4, 4, 1, 5]))
+    if rng.random() < 0.06:
+        return result_entries(rng, names)
     deck = DECK[:]
     rng.shuffle(deck)
     entries = []
@@ -410,7 +422,8 @@ def random_entries(rng: random.Random, names: list[str] | None = None, markers: 
             if markers and roll < 0.20:
                 hand += rng.choice(
                     [" ; waive", " ; fantasyland", "; waive", " ; surrender", " ; waive ; fantasyland",
-                     " ; Waive", " ; FANTASYLAND", " ; bogus", " ;", " ; waive ; waive", " ; banker", "; Banker"]
+                     " ; Waive", " ; FANTASYLAND", " ; bogus", " ;", " ; waive ; waive", " ; banker", "; Banker",
+                     " ; dealer", " ; dealer ; banker"]
                 )  # fmt: skip
         entries.append((name, hand))
     return entries
@@ -709,7 +722,8 @@ def mutate_text(rng: random.Random, text: str, for_file: bool = False, max_ops: 
             else:
                 tokens[i] = rng.choice(
                     ["1h", "11h", "Xc", "Ah♠", "A♠\ufe0f", "Ａh", "10", "T", "AhKh", "A h", "0s", "1s", "Ahh",
-                     "🂡", "Aₛ", "ah", "AH", "10C", "2♡", "Jx", "/", "|", "//", "surrender", "waive", ";"]
+                     "🂡", "Aₛ", "ah", "AH", "10C", "2♡", "Jx", "/", "|", "//", "surrender", "waive", ";",
+                     "+6", "-2.5", "+", "dealer"]
                 )  # fmt: skip
             text = "".join(tokens)
         elif op < 0.5 + 0.015 and ("/" in text or "|" in text):  # rows of one hand swapped
@@ -1311,6 +1325,8 @@ def _clean_entries(rng: random.Random, preset: str, names: list[str] | None = No
         names = rng.sample(NAMES, rng.randint(2, most))
         if rng.random() < 0.1 and len(names) >= 3:
             names[:2] = [f"{names[0]}[1]", f"{names[0]}[2]"]
+    if rng.random() < 0.06:
+        return result_entries(rng, names)
     deck = DECK[:]
     rng.shuffle(deck)
     entries = []

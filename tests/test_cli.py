@@ -634,7 +634,7 @@ def test_criss_cross_totals():
         ),
         (
             ["score", AMY + " ; maybe", BOB],
-            "Error: Amy: unknown marker 'maybe' (markers: surrender, waive, fantasyland, banker)",
+            "Error: Amy: unknown marker 'maybe' (markers: surrender, waive, fantasyland, banker, dealer)",
         ),
         (["score", "Amy=", BOB], "Error: Amy: no hand (write the 13 cards, or 'surrender')"),
         (

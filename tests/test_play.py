@@ -298,7 +298,7 @@ PROBLEMS = [
     ("2-4", [], AMY.replace("7d", "Kd"), "Amy: Kd appears twice (front and back)"),
     ("2-4", [AMY], BOB.replace("2h", "Ks"), "Ks is dealt twice: in Amy's front and in Bob's back"),
     ("2-4", [AMY], BOB.replace("8d", "9c"), "9c is dealt twice: in Amy's middle and in Bob's middle"),
-    ("2-4", [], AMY + " ; frob", "Amy: unknown marker 'frob' (markers: surrender, waive, fantasyland, banker)"),
+    ("2-4", [], AMY + " ; frob", "Amy: unknown marker 'frob' (markers: surrender, waive, fantasyland, banker, dealer)"),
     ("2-4", [], AMY + " ; banker", "Amy is named the banker, but the 2-4 rules settle every pair: there is no banker"),
     (
         "2-4",

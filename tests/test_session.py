@@ -322,8 +322,10 @@ def test_session_json_lines_and_csv(night):
         "surrendered",
         "fantasyland",
         "race points",
+        "result",
+        "dealer",
     ]
-    assert csv[1] == "1,5,43bfbafd,Amy,29,290,29,290,no,,no,enters,"
+    assert csv[1] == "1,5,43bfbafd,Amy,29,290,29,290,no,,no,enters,,,"
     assert len(csv) == 1 + 9
 
 

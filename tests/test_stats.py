@@ -110,6 +110,7 @@ def test_session_example_json(in_repo):
         "name": "Amy",
         "deals": 3,
         "hands": 3,
+        "results": 0,
         "rows": {"won": 14, "lost": 1, "tied": 0},
         "scoops": {"made": 4, "suffered": 0},
         "fouls": 0,

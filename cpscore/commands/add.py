@@ -29,6 +29,12 @@ ORDER = 40
 @new_file_rules_option()
 @player_option("surrender", "This player surrenders (repeatable).")
 @player_option("waive", "This player waives a natural and plays the rows (repeatable).")
+@click.option(
+    "--dealer",
+    metavar="NAME",
+    shell_complete=completer("hands"),
+    help="This player dealt the deal (written as '; dealer' after their hand).",
+)
 @player_option(
     "new-player", "Allow a player the session has not seen yet (repeatable); under seats, they take the next seat."
 )
@@ -49,12 +55,13 @@ ORDER = 40
     is_flag=True,
     help="Add the deal even if an earlier deal of the session has the same hands (it really was dealt twice).",
 )
-def add(target, hands, rules_text, surrender, waive, new_player, players, stake, pair_stakes, again) -> None:
+def add(target, hands, rules_text, surrender, waive, dealer, new_player, players, stake, pair_stakes, again) -> None:
     """Check a deal and append it to a session file.
 
     The deal is NAME=HAND arguments, or deal-file lines on stdin; when the
     session names its seats (@players, or --players), the hands alone, in
-    seat order, '-' for a seat that sits out.  It is checked against the
+    seat order, '-' for a seat that sits out; or each player's result in
+    units, without cards (Amy=+6 Bob=-6, summing to zero).  It is checked against the
     file's rules, seats and players (a new name is refused unless
     --new-player names it), and a deal whose hands are those of an earlier
     deal is refused, naming it, unless --again says it was dealt twice; on
@@ -68,6 +75,7 @@ def add(target, hands, rules_text, surrender, waive, new_player, players, stake,
 
         cpscore add night.txt "Amy=Ks Kd 4c / ..." "Bob=..." "Cy=..."
         cpscore add night.txt --players "Amy Bob Cy" "Ks Kd 4c / ..." - "..."
+        cpscore add night.txt Amy=+6 Bob=-2 Cy=-4 --dealer Amy
     """
     from cpscore.errors import CpscoreError, EnvironmentFailure
     from cpscore.night import Append
@@ -93,6 +101,7 @@ def add(target, hands, rules_text, surrender, waive, new_player, players, stake,
             stake=stake,
             pair_stakes=pair_stakes,
             again=again,
+            dealer=dealer,
         )
         rewrite(target, append)
     except CpscoreError as error:
