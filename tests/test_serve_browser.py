@@ -233,6 +233,29 @@ def _enter(driver, hands: dict[str, str]) -> None:
     _until(driver, lambda: "If saved" in _text(driver, "preview"), "the deal was not shown once all were set")
 
 
+def _chart(driver) -> dict:
+    """The chart the page shows (the server's SVG): each line's number of points, the x-axis's
+    text and the legend's (name, total)."""
+    return driver.execute_script(
+        """
+        const svg = document.querySelector('#chart svg.chart');
+        if (!svg) return null;
+        const texts = (selector) => Array.from(svg.querySelectorAll(selector), (node) => node.textContent);
+        return {
+          points: Array.from(svg.querySelectorAll('polyline'), (line) => line.getAttribute('points').split(' ').length),
+          axis: texts('text.axis').join(),
+          legend: Array.from(svg.querySelectorAll('g.legend'),
+            (item) => [item.querySelector('.name').textContent, item.querySelector('.total').textContent]),
+        };
+        """
+    )
+
+
+def _standings(driver) -> list[list[str]]:
+    """The standings' (name, money) rows."""
+    return [[row.split()[0], row.split()[-1]] for row in _text(driver, "totals").splitlines()[1:]]
+
+
 def _digests(path: str) -> list[str]:
     return [deal["digest"] for deal in json.loads(cpscore("session", path, "--format", "json").stdout)["deals"]]
 
@@ -460,7 +483,10 @@ def _three_phones(amy, bob, cy, bob_wifi: Between, cy_wifi: Between, served: Ser
         _until(driver, lambda d=driver, i=index: _state(d, i) == "no cards yet", "the new deal did not begin blank")
         assert "on this phone" in _text(driver, f"seat-{index}") and _slots(driver) == [""] * 13
 
-    # Deal 2, typed on each phone, saved by Cy: the chart has a line for each player.
+    # Deal 2, typed on each phone, saved by Cy: the chart (the server's drawing) has a line for each
+    # player, from the start through deal 2, and its legend says the standings' money.
+    _until(cy, lambda: (_chart(cy) or {}).get("points") == [2, 2, 2], "the chart does not show deal 1")
+    assert _chart(cy)["axis"] == "deal 1" and _chart(cy)["legend"] == _standings(cy)
     for driver, index, hand in ((amy, 0, BOB), (bob, 1, AMY), (cy, 2, CY)):
         _type(driver, hand)
         _set(driver, index)
@@ -469,9 +495,10 @@ def _three_phones(amy, bob, cy, bob_wifi: Between, cy_wifi: Between, served: Ser
         _until(driver, lambda d=driver: d.find_elements(By.ID, "deal-2"), "deal 2 is not in the list")
         _until(
             driver,
-            lambda d=driver: len(d.find_elements(By.CSS_SELECTOR, "#chart svg.chart polyline")) == 3,
-            "the chart does not have one line for each player",
+            lambda d=driver: (_chart(d) or {}).get("points") == [3, 3, 3] and _chart(d)["axis"] == "deal 2",
+            "the chart does not have one line for each player, through deal 2",
         )
+        _until(driver, lambda d=driver: _chart(d)["legend"] == _standings(d), "the chart's totals are not the night's")
 
     # Deal 3 set and shown before its save: the night as the README shows it.
     for driver, index, hand in ((amy, 0, CY), (bob, 1, BOB), (cy, 2, AMY)):
@@ -484,6 +511,7 @@ def _three_phones(amy, bob, cy, bob_wifi: Between, cy_wifi: Between, served: Ser
 
     # Deal 1 edited on Bob's phone (Bob played the hand that plays): every list shows its new digest.
     old = _digests(served.path)
+    drawn = _chart(bob)["legend"]
     _click(bob, (By.CSS_SELECTOR, "#deal-1 summary"))
     _click(bob, (By.CSS_SELECTOR, "#deal-1 .editor button"))
     inputs = bob.find_elements(By.CSS_SELECTOR, "#deal-1 .edit-hand")
@@ -502,6 +530,11 @@ def _three_phones(amy, bob, cy, bob_wifi: Between, cy_wifi: Between, served: Ser
             "the list does not show deal 1's new digest",
         )
         assert old[0] not in driver.find_element(By.ID, "deal-list").get_attribute("textContent")
+        _until(
+            driver,
+            lambda d=driver: _chart(d)["legend"] != drawn and _chart(d)["legend"] == _standings(d),
+            "the chart does not follow the edit",
+        )
 
     # The last deal undone on Cy's phone: two taps.
     _click(cy, (By.CSS_SELECTOR, "#deal-2 summary"))
@@ -514,6 +547,12 @@ def _three_phones(amy, bob, cy, bob_wifi: Between, cy_wifi: Between, served: Ser
     for driver in (amy, bob, cy):
         _until(driver, lambda d=driver: not d.find_elements(By.ID, "deal-2"), "deal 2 is still in the list")
         _until(driver, lambda d=driver: _text(d, "bar-go") == "Save deal 2", "deal 3 is not the next deal 2")
+        # The chart follows the edit and the undo: through deal 1 again, at the night's totals.
+        _until(
+            driver,
+            lambda d=driver: _chart(d)["points"] == [2, 2, 2] and _chart(d)["legend"] == _standings(d),
+            "the chart does not follow the undo",
+        )
 
 
 # The old page's tests, on the new one ---------------------------------------------------------

@@ -29,6 +29,9 @@ The routes:
 ``POST /api/undo`` the last deal removed (``digest``: the deal shown as
                    last, ``expect``: its number)
 ``GET /api/explain?deal=N&a=A&b=B``  one pair of one deal explained
+``GET /api/chart.svg?lang=L``  the running totals drawn
+                   (:func:`cpscore.chart.running_svg`, as ``cpscore
+                   session --plot`` draws them); 304 for an unchanged night
 =================  =========================================================
 
 Safety: a request body is JSON of at most :data:`MAX_BODY` bytes (413 over
@@ -747,6 +750,38 @@ def replace(live: Live, body: dict[str, Any]) -> dict[str, object]:
     }
 
 
+def chart(source: str | Live, language: str = "en") -> str:
+    """``GET /api/chart.svg``: each player's running total over the night's
+    deals, money when the table plays for money (else units), drawn by
+    :func:`cpscore.chart.running_svg` (the drawing ``cpscore session --plot``
+    writes), its words in ``language`` (``static/words.json``)."""
+    from cpscore.chart import running_points, running_svg
+
+    table, results = night(source)
+    money = table.money
+    names = [name for name, _, _ in table.ledger.totals()]
+    points = running_points(
+        names, ({name: total[1 if money else 0] for name, total in result.running.items()} for result in results)
+    )
+    axis = words(language, "deal_n").replace("{deal}", str(len(results))) if results else words(language, "no_deal")
+    return running_svg(names, points, axis=axis, label=words(language, "chart"), money=money)
+
+
+@functools.lru_cache(maxsize=1)
+def _catalogue() -> dict[str, dict[str, str]]:
+    with open(os.path.join(STATIC, "words.json"), encoding="utf-8") as file:
+        found: dict[str, dict[str, str]] = json.load(file)
+    return found
+
+
+def words(language: str, key: str) -> str:
+    """The page's word ``key`` in ``language`` (``static/words.json``; English
+    when the language or its word is missing)."""
+    catalogue = _catalogue()
+    own = catalogue.get(language, {}) if language in catalogue["languages"] else {}
+    return own.get(key) or catalogue["en"][key]
+
+
 def stats(live: Live) -> dict[str, object]:
     """``GET /api/stats``: the night's statistics, as ``cpscore stats --format json``."""
     from cpscore.formatting import versioned
@@ -1041,6 +1076,32 @@ def make_app(target: str, token: str | None = None) -> bottle.Bottle:
     @app.get("/api/stats")
     def get_stats() -> object:
         return answer(stats, live)
+
+    @app.get("/api/chart.svg")
+    def get_chart() -> object:
+        # The night's version (and the language) names the drawing: an unchanged night is answered 304.
+        language = bottle.request.query.get("lang", "en")[:16]
+        from cpscore.amounts import exact_arithmetic
+
+        exact_arithmetic()
+        try:
+            with live.lock:
+                night(live)
+                mark = f"chart-{live.boot}-{live.kept.version}-{language}".encode("utf-8", "replace")
+                tag = '"' + hashlib.blake2s(mark, digest_size=12).hexdigest() + '"'
+                if tag in [part.strip() for part in bottle.request.get_header("If-None-Match", "").split(",")]:
+                    return bottle.HTTPResponse(status=304, headers={"ETag": tag, "Cache-Control": "no-store"})
+                drawn = chart(live, language)
+        except Failure as failure:
+            return _error(failure.status, failure.message, failure.field)
+        except (CpscoreError, EnvironmentFailure) as error:
+            return _error(400 if isinstance(error, CpscoreError) else 503, str(error))
+        except Exception as error:  # a bug: one line, as the CLI says it
+            from cpscore.errors import internal_error
+
+            return _error(500, internal_error(error))
+        headers = {"Content-Type": "image/svg+xml; charset=utf-8", "Cache-Control": "no-store", "ETag": tag}
+        return bottle.HTTPResponse(drawn.encode("utf-8"), 200, headers)
 
     @app.get("/download/<what>")
     def download(what: str) -> object:

@@ -639,70 +639,49 @@
     $("through").replaceChildren(...(last ? [word("after_deal", { deal: last.deal }), " ", digestOf(last.digest)] : []));
   }
 
-  const COLOURS = ["#1f6f4a", "#c0262d", "#1f4fa8", "#8a5a00", "#7b2fa0", "#0f7f8c", "#b3471d", "#4d5a66"];
+  let chartShown = null; // the night's version and the language the chart shows
+  let chartTag = null;   // its tag: asked again with it, an unchanged night costs no body
+  let chartAsked = 0;    // the latest request's number: an older answer arriving late is not shown
+  let chartAsking = null; // what the request on its way is for
 
-  function showChart() {
-    // Each player's running total (money when money differs from units) over the deals: an SVG drawn here.
+  async function showChart() {
+    // Each player's running total (money when money differs from units): the server draws it
+    // (GET api/chart.svg, the drawing of cpscore session --plot), asked for when the night or the language changed
+    // (and at the next poll when it could not be had).
     const box = $("chart");
-    box.replaceChildren();
-    const deals = session.deals;
-    if (!deals.length) {
-      box.append(el("p", { class: "note", text: word("no_deal") }));
+    if (!session.deals.length) {
+      if (chartShown !== `none ${language}`) box.replaceChildren(el("p", { class: "note", text: word("no_deal") }));
+      chartShown = `none ${language}`;
       return;
     }
-    const key = table.money ? "amount" : "units";
-    const names = session.totals.map((total) => total.name);
-    const series = byName();
-    for (const name of names) series[name] = [0];
-    deals.forEach((found) => {
-      const running = byName();
-      for (const entry of found.running) running[entry.name] = entry[key];
-      for (const name of names) {
-        const points = series[name];
-        points.push(running[name] !== undefined ? Number(running[name]) : points[points.length - 1]);
-      }
-    });
-    const all = names.flatMap((name) => series[name]);
-    const top = Math.max(0, ...all);
-    const bottom = Math.min(0, ...all);
-    const span = top - bottom || 1;
-    const width = 340, height = 200, left = 44, right = 8, up = 10, down = 22;
-    const x = (index) => left + (index * (width - left - right)) / Math.max(1, deals.length);
-    const y = (value) => up + ((top - value) * (height - up - down)) / span;
-    const svg = document.createElementNS("http://www.w3.org/2000/svg", "svg");
-    svg.setAttribute("viewBox", `0 0 ${width} ${height}`);
-    svg.setAttribute("role", "img");
-    svg.setAttribute("aria-label", word("chart"));
-    svg.setAttribute("class", "chart");
-    const shape = (tag, attributes, text) => {
-      const node = document.createElementNS("http://www.w3.org/2000/svg", tag);
-      for (const [name, value] of Object.entries(attributes)) node.setAttribute(name, String(value));
-      if (text !== undefined) node.textContent = text;
-      svg.append(node);
-      return node;
-    };
-    shape("line", { x1: left, x2: width - right, y1: y(0), y2: y(0), stroke: "#9aa3ad", "stroke-width": 1 });
-    for (const value of [top, bottom]) {
-      if (value === 0) continue;
-      shape("text", { x: left - 4, y: y(value) + 4, "text-anchor": "end", "font-size": 11, fill: "#5d6875" }, signed(value));
+    const wanted = `${nightVersion} ${language}`;
+    if (wanted === chartShown || wanted === chartAsking) return;
+    chartAsking = wanted;
+    const asked = ++chartAsked;
+    const headers = { "X-Cpscore-Phone": phone };
+    if (token) headers["X-Cpscore-Token"] = token;
+    if (chartTag && box.querySelector("svg")) headers["If-None-Match"] = chartTag;
+    let response, text;
+    try {
+      response = await fetch(`api/chart.svg?lang=${encodeURIComponent(language)}`, { headers });
+      text = response.status === 200 ? await response.text() : "";
+    } catch (error) {
+      if (asked === chartAsked) chartAsking = null;
+      return;  // unreached: asked again at the next poll
     }
-    shape("text", { x: left - 4, y: y(0) + 4, "text-anchor": "end", "font-size": 11, fill: "#5d6875" }, "0");
-    shape("text", { x: width - right, y: height - 6, "text-anchor": "end", "font-size": 11, fill: "#5d6875" },
-      word("deal_n", { deal: deals.length }));
-    shape("text", { x: left, y: height - 6, "font-size": 11, fill: "#5d6875" }, "0");
-    names.forEach((name, index) => {
-      const colour = COLOURS[index % COLOURS.length];
-      const points = series[name].map((value, at) => `${x(at).toFixed(1)},${y(value).toFixed(1)}`).join(" ");
-      shape("polyline", { points, fill: "none", stroke: colour, "stroke-width": 2.5, "stroke-linejoin": "round" });
-    });
-    box.append(svg);
-    const legend = el("ul", { class: "legend" });
-    names.forEach((name, index) => {
-      const values = series[name];
-      legend.append(el("li", {}, el("span", { class: `swatch colour-${index % COLOURS.length}` }),
-        `${name} ${signed(values[values.length - 1])}`));
-    });
-    box.append(legend);
+    if (asked !== chartAsked) return;
+    chartAsking = null;
+    if (response.status === 304) {
+      chartShown = wanted;
+      return;
+    }
+    // The server's own SVG (no script in it), taken in as a node of the page.
+    const drawn = response.status === 200 ? new DOMParser().parseFromString(text, "image/svg+xml").documentElement : null;
+    if (!drawn || drawn.namespaceURI !== "http://www.w3.org/2000/svg" || drawn.querySelector("parsererror")) return;
+    drawn.setAttribute("class", "chart");
+    box.replaceChildren(document.importNode(drawn, true));
+    chartTag = response.headers.get("ETag");
+    chartShown = wanted;
   }
 
   function dealLine(found) {
@@ -719,6 +698,7 @@
     if (player.surrendered) notes.push(word("surrenders"));
     if (player.natural) notes.push(word("natural", { natural: player.natural }));
     if (player.fantasyland && player.fantasyland.next) notes.push(word("fantasyland_next"));
+    if (player.dealer) notes.push(word("dealer"));
     return notes;
   }
 
@@ -732,7 +712,8 @@
         el("span", { class: player.units < 0 ? "neg" : "pos", text: signed(player.units) }),
         table.money ? el("span", { class: "amount", text: ` (${signed(player.amount)})` }) : null,
         el("br"),
-        player.hand ? handNode(player.hand) : el("span", { class: "note", text: word("no_hand") }),
+        player.hand ? handNode(player.hand)
+          : el("span", { class: "note", text: player.result === undefined ? word("no_hand") : word("result_only", { units: signed(player.result) }) }),
         notes.length ? el("span", { class: "notes", text: ` (${notes.join("; ")})` }) : null));
     }
     box.append(list);
@@ -820,8 +801,9 @@
       for (const player of found.players) {
         const input = el("input", { class: "edit-hand", autocomplete: "off", autocapitalize: "none", spellcheck: "false",
           "aria-label": word("hand_of_plain", { name: player.name }) });
-        input.value = (player.hand || "") + (player.surrendered ? (player.hand ? "; surrender" : "surrender") : "") +
-          (player.waived ? "; waive" : "");
+        input.value = player.result !== undefined ? signed(player.result) + (player.dealer ? " ; dealer" : "")
+          : (player.hand || "") + (player.surrendered ? (player.hand ? "; surrender" : "surrender") : "") +
+          (player.waived ? "; waive" : "") + (player.dealer ? "; dealer" : "");
         inputs[player.name] = input;
         box.append(el("label", { class: "edit-line" }, el("strong", { text: player.name }), input));
       }
@@ -967,6 +949,7 @@
       const kept = dirty.values().next();
       if (!kept.done) send(kept.value);  // a change the server did not get: sent again
       else lookAtDeal(true);
+      if (session) showChart();  // nothing to do unless the chart shown is not the night's
     }, POLL);
   }
 
