@@ -63,6 +63,31 @@ _MUTED, _INK, _ZERO, _GUIDE = "#5d6875", "#1d232a", "#9aa3ad", "#e4e7ea"
 _FONT = "system-ui, -apple-system, 'Segoe UI', Roboto, 'Noto Sans CJK SC', 'Microsoft YaHei', sans-serif"
 
 
+#: The chart's words in English: what ``cpscore session --plot`` writes, and the
+#: page's own English words (``static/words.json``: a test keeps them equal).
+ENGLISH = {"chart": "Running totals", "deal_n": "deal {deal}", "no_deal": "No deal yet.", "night_n": "night {night}"}
+
+
+def night_svg(
+    names: Sequence[str],
+    runnings: Iterable[Mapping[str, Amount]],
+    *,
+    money: bool,
+    words: Mapping[str, str] = ENGLISH,
+    per: str = "deal",
+) -> str:
+    """The chart of a night (``per="deal"``) or of a season (``per="night"``):
+    each player's running total after each deal (night), as ``runnings``
+    gives them, drawn by :func:`running_svg` with ``words`` (``chart``,
+    ``deal_n`` or ``night_n``, ``no_deal``).  The page and ``--plot`` both
+    draw with this."""
+    points = running_points(names, runnings)
+    count = len(points[0]) - 1 if points else 0
+    key = f"{per}_n"
+    axis = words[key].replace("{" + per + "}", str(count)) if count else words["no_deal"]
+    return running_svg(names, points, axis=axis, label=words["chart"], money=money)
+
+
 def running_points(names: Sequence[str], runnings: Iterable[Mapping[str, Amount]]) -> list[list[Amount]]:
     """Each player's running total at x = 0, 1, ..., N from the totals after
     each deal (``runnings``, one mapping of name to total a deal): 0 at the

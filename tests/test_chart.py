@@ -284,6 +284,40 @@ def test_the_pages_chart_is_the_one_the_cli_draws(tmp_path, example, money, coun
     served = body.decode("utf-8")
     assert served == _from_the_cli(str(path), money, f"deal {count}", "Running totals")
     assert _parse(served).get("data-values") == ("money" if money else "units")
+    # and `cpscore session --plot` writes that very drawing, with or without the deals printed
+    for options in ((), ("--totals",), ("--format", "csv")):
+        plot = tmp_path / "night.svg"
+        cpscore("session", str(path), "--plot", str(plot), *options)
+        assert plot.read_text(encoding="utf-8") == served
+
+
+@pytest.mark.parametrize(
+    ("plot", "message"),
+    [
+        ("night.png", "Invalid value for '--plot': 'night.png': write the chart to a file whose name ends in .svg"),
+        ("night.txt", "write the chart to a file whose name ends in .svg"),
+        ("gone/night.svg", "Error: gone/night.svg: the folder "),
+        ("night.svg", "Invalid value for '--plot': 'night.svg' is a file being read: choose another"),
+    ],
+    ids=["png", "the-session", "no-folder", "a-source"],
+)
+def test_plot_refuses_a_path_it_must_not_write(tmp_path, monkeypatch, plot, message):
+    monkeypatch.chdir(tmp_path)
+    shutil.copy(EXAMPLES / "session.txt", tmp_path / "night.txt")
+    shutil.copy(EXAMPLES / "session.txt", tmp_path / "night.svg")  # a session file, oddly named
+    before = {path.name: path.read_bytes() for path in tmp_path.iterdir()}
+    sources = ["night.txt", "night.svg"] if plot == "night.svg" else ["night.txt"]
+    result = cpscore("session", *sources, "--plot", plot, check=False)
+    assert result.returncode == 2 and result.stdout == ""
+    assert message in result.stderr
+    assert {path.name: path.read_bytes() for path in tmp_path.iterdir()} == before
+
+
+def test_the_english_words_of_the_chart_are_the_pages():
+    from cpscore.chart import ENGLISH
+
+    words = json.loads((pathlib.Path(__file__).parent.parent / "cpscore/web/static/words.json").read_text("utf-8"))
+    assert ENGLISH == {key: words["en"][key] for key in ENGLISH}
 
 
 def test_a_fractional_stake_draws_exact_money_and_a_late_player_from_0(tmp_path):

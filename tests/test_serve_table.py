@@ -555,6 +555,9 @@ def test_every_word_of_the_page_is_in_every_language_with_its_placeholders():
     # The server's words: the chart it draws (cpscore.web.app.chart).
     server = (files("cpscore.web") / "app.py").read_text(encoding="utf-8")
     used |= set(re.findall(r'words\(language, "(\w+)"\)', server))
+    from cpscore.chart import ENGLISH  # the words of the chart the server draws, in every language
+
+    used |= set(ENGLISH)
     used |= {f"{prefix}{name}" for prefix, names in _WORD_FAMILIES.items() for name in names}
     assert used - set(english) == set()
     assert set(english) - used - {"saved", "already_saved", "if_saved", "if_saved_again"} == set()

@@ -271,6 +271,49 @@ def check_buy_in(rules, buy_in) -> None:
         raise InputError(str(error)) from None
 
 
+class SvgPath(click.ParamType):
+    """``--plot FILE.svg``: a path ending in ``.svg`` (any case), so that a
+    slip of the keyboard cannot write a chart over a session file."""
+
+    name = "FILE.svg"
+
+    def convert(self, value, param, ctx):
+        if not isinstance(value, str) or not value.lower().endswith(".svg") or value.endswith(("/", os.sep)):
+            self.fail(f"{shown(str(value))}: write the chart to a file whose name ends in .svg", param, ctx)
+        return value
+
+
+def plot_option(what: str):
+    return click.option(
+        "--plot",
+        type=SvgPath(),
+        metavar="FILE.svg",
+        shell_complete=completer("files"),
+        help=f"Also draw each player's running total over the {what} as an SVG file (written atomically).",
+    )
+
+
+def write_plot(path: str, svg: str, sources: list[str]) -> None:
+    """Write the chart to ``path`` atomically (locked, never torn); a path that
+    is one of the files read is refused."""
+    from cpscore.errors import CpscoreError, EnvironmentFailure
+    from cpscore.safefile import rewrite
+
+    for source in sources:
+        try:
+            same = source != "-" and os.path.exists(path) and os.path.samefile(path, source)
+        except OSError:
+            same = False
+        if same:
+            raise click.BadParameter(f"{shown(path)} is a file being read: choose another", param_hint="'--plot'")
+    try:
+        rewrite(path, lambda current: svg.encode("utf-8"))
+    except CpscoreError as error:
+        raise InputError(str(error)) from None
+    except EnvironmentFailure as error:
+        raise EnvironmentError_(str(error)) from None
+
+
 def banker_option(function):
     return click.option(
         "--banker",

@@ -23,11 +23,13 @@ from cpscore.commands._options import (
     format_option,
     help_option,
     load_rules,
+    plot_option,
     spade_bonus_option,
     stake_options,
     stdin_stream,
     style_option,
     warn_later,
+    write_plot,
 )
 from cpscore.errors import shown
 
@@ -231,6 +233,7 @@ def _opened(source: str):
     callback=_load_deal_range,
     help="Show only deal N, or deals N to M (the totals stay the whole night's).",
 )
+@plot_option("deals")
 @format_option(SESSION_FORMATS)
 @style_option
 @explain_option
@@ -245,6 +248,7 @@ def session(
     totals_only,
     skip_invalid,
     shown_deals,
+    plot,
     fmt,
     style,
     explain,
@@ -283,6 +287,7 @@ def session(
     night = night_for(rules, stake, pair_stakes, spade_bonus, buy_in, race)
     # One pair: its two players as given (checked against the night at its end); None or "*" as they are.
     pair = explain if explain in (None, "*") else frozenset(explain)
+    runnings: list[tuple[dict, dict]] = []  # each player's units and money after each deal, for --plot
 
     def each_deal(deals, spool, source, name) -> None:
         """Settle every deal into the night; write each deal shown as the view
@@ -290,9 +295,11 @@ def session(
         from cpscore.session_views import deal_text
 
         def keep(text, deal, outcome) -> None:
+            ledger = night.ledger
+            if plot:
+                runnings.append((dict(ledger.units), dict(ledger.money)))
             if spool is None:
                 return
-            ledger = night.ledger
             try:
                 spool.measure(deal, outcome, ledger)
                 if shown_deals is None or shown_deals[0] <= text.number <= shown_deals[1]:
@@ -319,6 +326,12 @@ def session(
                     each_deal(deals, spool, source, name)
             finish_night(night)
             ledger, money = night.ledger, night.money
+            if plot:
+                from cpscore.chart import night_svg
+
+                players = [player for player, _, _ in ledger.totals()]
+                svg = night_svg(players, (running[1 if money else 0] for running in runnings), money=money)
+                write_plot(plot, svg, list(sources))
             if spool is None:
                 _print_totals(ledger, fmt, style, money, ", ".join(names), several)
                 return

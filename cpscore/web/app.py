@@ -755,16 +755,13 @@ def chart(source: str | Live, language: str = "en") -> str:
     deals, money when the table plays for money (else units), drawn by
     :func:`cpscore.chart.running_svg` (the drawing ``cpscore session --plot``
     writes), its words in ``language`` (``static/words.json``)."""
-    from cpscore.chart import running_points, running_svg
+    from cpscore.chart import ENGLISH, night_svg
 
     table, results = night(source)
     money = table.money
     names = [name for name, _, _ in table.ledger.totals()]
-    points = running_points(
-        names, ({name: total[1 if money else 0] for name, total in result.running.items()} for result in results)
-    )
-    axis = words(language, "deal_n").replace("{deal}", str(len(results))) if results else words(language, "no_deal")
-    return running_svg(names, points, axis=axis, label=words(language, "chart"), money=money)
+    runnings = ({name: total[1 if money else 0] for name, total in result.running.items()} for result in results)
+    return night_svg(names, runnings, money=money, words={key: words(language, key) for key in ENGLISH})
 
 
 @functools.lru_cache(maxsize=1)
