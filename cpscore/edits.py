@@ -200,7 +200,15 @@ class _Edit:
 
     def _check_header(self, header: Header, again: Header) -> None:
         def values(header: Header) -> tuple:
-            return (header.rules, header.stake, header.pair_stakes, header.buy_in, header.players)
+            return (
+                header.rules,
+                header.stake,
+                header.pair_stakes,
+                header.buy_in,
+                header.players,
+                header.date,
+                header.payments,
+            )
 
         if values(again) != values(header):
             raise self._not_read_back()
@@ -434,7 +442,13 @@ def _between(lines: list[Line], before: DealText, deal: DealText) -> list[int]:
     index = before.line - 1
     while index < len(lines) and not _blank(lines[index][0]):
         index += 1
-    return [i for i in range(index, deal.line - 1) if _own(lines[i][0])]
+    return [i for i in range(index, deal.line - 1) if _own(lines[i][0]) and not _payment(lines[i][0])]
+
+
+def _payment(text: str) -> bool:
+    """A ``@paid`` line: a payment stays when the deal after it is removed
+    (it then follows the deal before, or ends the file)."""
+    return text.split("#", 1)[0].strip().startswith("@paid")
 
 
 def _without(lines: list[Line], removed: set[int]) -> list[Line]:

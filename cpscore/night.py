@@ -51,6 +51,7 @@ from cpscore.session import (
     deal_lines,
     header_rules,
     header_seats,
+    night_date,
     pair_stake,
     parse_seats,
     read_session,
@@ -255,6 +256,9 @@ class Night:
         self._seen: dict[tuple, tuple[int, str]] | None = {} if repeats else None
         #: After :meth:`take`: the earlier deal (number, digest) with the same hands (``repeats``), else None.
         self.repeat_of: tuple[int, str] | None = None
+        #: Each file's date (``@date``), as (file, date), for the files that give one.
+        self.dates: list[tuple[str, str]] = []
+        self._closing: list[Header] = []  # files read whose payments after the last deal are still to count
 
     # Reading the files of the night --------------------------------------------------
 
@@ -273,13 +277,32 @@ class Night:
                 what = "is given twice" if name == earlier else f"is {earlier} again (another name, or a link)"
                 raise DealError(f"{name} {what}: its deals would count twice")
             self._files[identity] = name
+        self.close_files()
         header, deals = read_session(lines, name)
+        date = night_date(header)
         if self._ledger is None:
             self._start(header, path)
             self.header, self.first = header, name
-            return deals
-        self._check_more(header, path)
-        return continued(header, deals, name)
+        else:
+            self._check_more(header, path)
+            deals = continued(header, deals, name)
+        if date is not None:
+            self.dates.append((name, date))
+            self.ledger.dates.append((name, date))
+        if header.payments:
+            self.ledger.pay_lines(("paid", text, where) for text, where in header.payments)
+        self._closing.append(header)
+        return deals
+
+    def close_files(self) -> None:
+        """Count the payments written after the last deal of each file read
+        through (``@paid`` at the end): :meth:`read`, :meth:`finish` and
+        :meth:`settle_text` call it once a file's deals are all read."""
+        for header in self._closing:
+            if header.closing:
+                self.ledger.pay_lines(header.closing)
+                header.closing = []
+        self._closing = []
 
     def _rules_of(self, header: Header, path: str | None) -> RuleSet | None:
         own = header_rules(header, path)
@@ -394,7 +417,12 @@ class Night:
     def finish(self) -> None:
         """The checks at the end of the night: every pair stake names players
         who played; a stake line the command line replaced is noted."""
+        self.close_files()
         ledger = self.ledger
+        for payment in ledger.payments:  # never silent: a payment by or to someone who played no deal
+            for name in (payment.payer, payment.payee):
+                if name not in ledger.units:
+                    self.warnings.append(f"{payment.where}: @paid names {name}, who plays no deal of the night")
         pairs = []
         for pair, where in {**self.places, **ledger.pair_places}.items():
             a, b = sorted(pair)
@@ -430,11 +458,14 @@ class Night:
         put = keep or results.append
         try:
             lines = split_lines(text, name)
-            deals = self.read(lines, name, path) if after is None else read_more(lines, name, after)
+            closing: list[tuple[str, str, str]] = []  # payments after the last of the added deals
+            deals = self.read(lines, name, path) if after is None else read_more(lines, name, after, closing)
             for read in deals:
                 if read.error:
                     raise DealError(read.error)
                 put(self.add(read, name))
+            self.close_files()
+            self.ledger.pay_lines(closing)
         except CpscoreError as error:
             if not fix:
                 raise
@@ -502,8 +533,10 @@ class Append:
         again: bool = False,
         expect: str | None = None,
         dealer: str | None = None,
+        date: str | None = None,
     ) -> None:
         self.target, self.entries, self.rules = target, list(entries), rules
+        self.date = date  # the night's date, for a file with no deal yet (written as @date)
         self.dealer = dealer  # the player who dealt (written as '; dealer')
         self.hands = None if hands is None else list(hands)
         self.players = list(players)
@@ -640,6 +673,17 @@ class Append:
                 self.warnings_before.append(
                     f"--pair-stake {a}:{b}={text_of(amount)}: the pair's stake is that already; nothing written"
                 )
+        if self.date is not None:
+            night_date(Header(None, None, (), {"date": "--date"}, date=self.date))  # a real day, YYYY-MM-DD
+            if self.date == header.date:
+                self.warnings_before.append(f"--date {self.date}: the night's date is that already; nothing written")
+            elif count:
+                raise DealError(
+                    f"--date: {self.target} has deals already, and its date is the night's (@date at the top): "
+                    "start a new file for another night"
+                )
+            else:
+                write("date", self.date, "--date", header.date, header.where.get("date"))
         return head, between, chosen
 
     def _check_reads_back(self, text: str, deal: Deal, number: int) -> None:
@@ -659,7 +703,7 @@ class Append:
             wanted = dict(head)
 
             def values(header: Header) -> tuple:
-                return (header.rules, header.stake, header.pair_stakes, header.buy_in, header.players)
+                return (header.rules, header.stake, header.pair_stakes, header.buy_in, header.players, header.date)
 
             pairs = list(before.pair_stakes)
             for key, value in head:
@@ -677,8 +721,10 @@ class Append:
                 tuple(pairs),
                 before.buy_in,
                 wanted.get("players", before.players),
+                wanted.get("date", before.date),
             )
-            written = () if last is None else tuple((key, value) for key, value, _ in last.changes)
+            # What add wrote before the deal (a payment at the end of the file is now before it, as it was).
+            written = () if last is None else tuple((key, value) for key, value, _ in last.changes if key != "paid")
             if values(header) != expected or written != between:
                 raise DealError(f"the deal would not read back the same from {self.target}; it was not added")
         stored = self.stored
@@ -702,3 +748,59 @@ class Append:
 
         if again is None or last is None or last.number != number or facts(again.seats) != facts(deal.seats):
             raise DealError(f"the deal would not read back the same from {self.target}; it was not added")
+
+
+# Recording a payment: a @paid line at the end of a night -----------------------------
+
+
+class Pay:
+    """A payment recorded at the end of a session file (``@paid PAYER PAYEE
+    AMOUNT``): a change for :func:`cpscore.safefile.rewrite`, as
+    :class:`Append` is.  Both players must have played in the file's night
+    (written as it spells them); the file must read back with the payment
+    as its last.  Afterwards it holds the line written, its number, and the
+    night after it (:attr:`night`: its balances and transfers)."""
+
+    def __init__(self, target: str, payer: str, payee: str, amount: Amount) -> None:
+        self.target, self.payer, self.payee, self.amount = target, payer, payee, amount
+        self.line = 0
+        self.text = ""
+        self.night: Night | None = None
+        self.before: dict[str, Amount] = {}  # what each player was still owed before the payment
+
+    def __call__(self, current: bytes | None) -> bytes:
+        from cpscore.session import parse_payment, seats_text
+        from cpscore.textio import decode
+
+        target = self.target
+        if current is None:
+            raise DealError(f"{target}: no such file: a payment is recorded in the session file of the night")
+        if self.payer == self.payee:
+            raise DealError(f"{shown(self.payer)} is both PAYER and PAYEE: a payment is from one player to another")
+        bom = b"\xef\xbb\xbf" if current.startswith(b"\xef\xbb\xbf") else b""
+        existing = decode(current, target)
+        night = Night()
+        night.settle_text(existing, target, target, keep=lambda result: None, fix=FIX)
+        night.close_files()
+        players = night.ledger.players()
+        self.before = night.ledger.balances()
+        for name in (self.payer, self.payee):
+            if name not in players:
+                other = night.ledger.owners.alike(name)
+                listed = ", ".join(players[:12]) + (", ..." if len(players) > 12 else "")
+                hint = f"; did you mean {other[0]}?" if other else ": record a payment in a night both players played"
+                raise DealError(f"{shown(name)} plays no deal of {target} (players: {listed or 'none yet'}){hint}")
+        names = seats_text((self.payer, self.payee))  # commas when a name has a space
+        joiner = ", " if "," in names else " "
+        self.text = f"@paid {names}{joiner}{text_of(self.amount)}"
+        parse_payment(self.text[len("@paid ") :], "--")  # what the session will read
+        newline = "\r\n" if "\r\n" in existing else "\n"
+        text, self.line = appended(existing, [self.text], (), newline)
+        after = Night()
+        after.settle_text(text, target, target, keep=lambda result: None)
+        after.finish()
+        found = after.ledger.payments[-1] if after.ledger.payments else None
+        if found is None or (found.payer, found.payee, found.amount) != (self.payer, self.payee, self.amount):
+            raise DealError(f"the payment would not read back the same from {target}; the file is unchanged")
+        self.night = after
+        return bom + text.encode("utf-8")

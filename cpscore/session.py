@@ -27,6 +27,7 @@ and what is kept between deals does not grow with their number.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Collection, Iterable, Iterator, Mapping
 from itertools import chain
 from typing import Any
@@ -50,12 +51,13 @@ from cpscore.scoring import (
 
 #: What an error about a deal already in a session file says after it, when a command adds to the file.
 FIX = "; fix the session file before adding to it"
-HEADER_KEYS = ("rules", "stake", "pair-stake", "buy-in", "players")
+HEADER_KEYS = ("rules", "stake", "pair-stake", "buy-in", "players", "date", "paid")
 #: What a seat's hand is, in seat order, when the seat sits the deal out.
 SIT_OUT = "-"
 #: Header lines that may also stand between deals: they change the stake, or the
-#: seats, from the next deal on.
-CHANGE_KEYS = ("stake", "pair-stake", "players")
+#: seats, from the next deal on; or record a payment between two players (also
+#: after the last deal).
+CHANGE_KEYS = ("stake", "pair-stake", "players", "paid")
 
 
 class Header(Record):
@@ -63,7 +65,18 @@ class Header(Record):
     where each was written (``where["stake"]``, and ``pair_where`` for the
     ``@pair-stake`` lines), for errors that name the line."""
 
-    __slots__ = ("rules", "stake", "pair_stakes", "where", "pair_where", "buy_in", "players")
+    __slots__ = (
+        "rules",
+        "stake",
+        "pair_stakes",
+        "where",
+        "pair_where",
+        "buy_in",
+        "players",
+        "date",
+        "payments",
+        "closing",
+    )
 
     def __init__(
         self,
@@ -74,6 +87,8 @@ class Header(Record):
         pair_where: tuple[str, ...] = (),
         buy_in: str | None = None,
         players: str | None = None,
+        date: str | None = None,
+        payments: tuple[tuple[str, str], ...] = (),
     ) -> None:
         self.rules = rules
         self.stake = stake
@@ -82,6 +97,11 @@ class Header(Record):
         self.pair_stakes = pair_stakes  # "A:B=AMOUNT" texts, as on the command line
         self.where = where or {}
         self.pair_where = pair_where
+        self.date = date  # the night's date, as written (``@date 2026-12-03``): checked by :func:`night_date`
+        self.payments = payments  # ``@paid`` lines at the top: (text, where)
+        # ``@paid`` lines after the last deal: (key, text, where), filled in once
+        # the deals have all been read (the stream is exhausted).
+        self.closing: list[tuple[str, str, str]] = []
 
 
 class DealText(Record):
@@ -116,6 +136,7 @@ def read_session(lines: Iterable[str], source: str) -> tuple[Header, Iterator[De
     where_of: dict[str, str] = {}
     pair_stakes: list[str] = []
     pair_where: list[str] = []
+    payments: list[tuple[str, str]] = []
     number = 0
     first: list[tuple[int, str]] = []
     for number, raw in enumerate(lines, start=1):
@@ -131,13 +152,15 @@ def read_session(lines: Iterable[str], source: str) -> tuple[Header, Iterator[De
         if key not in HEADER_KEYS:
             raise DealError(
                 f"{where}: unknown header @{key if len(key) <= 20 else shown(key)} "
-                "(headers: @rules, @stake, @pair-stake, @buy-in, @players)"
+                "(headers: @rules, @stake, @pair-stake, @buy-in, @players, @date, @paid)"
             )
         if not value:
             raise DealError(f"{where}: @{key} needs a value")
         if key == "pair-stake":
             pair_stakes.append(value)
             pair_where.append(where)
+        elif key == "paid":
+            payments.append((value, where))
         elif key in values:
             raise DealError(f"{where}: @{key} is given twice (first at line {where_of[key].rsplit(' ', 1)[1]})")
         else:
@@ -151,22 +174,32 @@ def read_session(lines: Iterable[str], source: str) -> tuple[Header, Iterator[De
         tuple(pair_where),
         values.get("buy-in"),
         values.get("players"),
+        values.get("date"),
+        tuple(payments),
     )
-    return header, _deals(first, lines, number, source)
+    return header, _deals(first, lines, number, source, closing=header.closing)
 
 
-def read_more(lines: Iterable[str], source: str, after: tuple[int, int]) -> Iterator[DealText]:
+def read_more(
+    lines: Iterable[str], source: str, after: tuple[int, int], closing: list[tuple[str, str, str]] | None = None
+) -> Iterator[DealText]:
     """The deals of lines added to the end of a session, ``after`` = (the
     lines it had, the deals they held): the added lines must start a new
     deal (the session's last line, or the first added one, is blank), so
     that every deal read before stays as it was.  Numbers and lines go on
-    from there, as a reading of the whole file would give them."""
+    from there, as a reading of the whole file would give them.  ``@paid``
+    lines after the last deal go to ``closing``."""
     lines_before, deals_before = after
-    return _deals([], iter(lines), lines_before, source, deals_before)
+    return _deals([], iter(lines), lines_before, source, deals_before, closing)
 
 
 def _deals(
-    first: list[tuple[int, str]], lines: Iterator[str], number: int, source: str, count: int = 0
+    first: list[tuple[int, str]],
+    lines: Iterator[str],
+    number: int,
+    source: str,
+    count: int = 0,
+    closing: list[tuple[str, str, str]] | None = None,
 ) -> Iterator[DealText]:
     entries: list[Entry] = []
     start = 0
@@ -196,7 +229,7 @@ def _deals(
             elif key in HEADER_KEYS:
                 error = f"{where}: @{key} goes at the top of the session, before the first deal"
             else:
-                error = f"{where}: unknown line {shown(line, 40)} between deals (here: @stake, @pair-stake, @players)"
+                error = f"{where}: unknown line {shown(line, 40)} between deals (here: @stake, @pair-stake, @players, @paid)"
             start = index
             continue
         if not entries and error is None:
@@ -206,7 +239,7 @@ def _deals(
         if line[0] == "@":
             key = line[1:].partition(" ")[0]
             if key in CHANGE_KEYS:
-                what = "a @players line" if key == "players" else "a stake line"
+                what = {"players": "a @players line", "paid": "a @paid line"}.get(key, "a stake line")
                 error = f"{where}: {what} goes between two deals, after a blank line, not inside a deal"
             else:
                 error = f"{where}: header lines go at the top of the session, before the first deal"
@@ -217,8 +250,8 @@ def _deals(
             error = str(problem)
     if entries or error:
         yield DealText(count + 1, start, entries, error, tuple(changes))
-    elif changes:  # a stake line and no deal after it: it would change nothing
-        key, value, where = changes[-1]
+    elif any(key != "paid" for key, _, _ in changes):  # a stake line and no deal after it: it would change nothing
+        key, value, where = [change for change in changes if change[0] != "paid"][-1]
         what = "a @players line sets the seats" if key == "players" else "a stake line sets the stake"
         yield DealText(
             count + 1,
@@ -227,6 +260,8 @@ def _deals(
             f"{where}: @{key} {value if len(value) <= 40 else shown(value, 40)} has no deal after it: {what} from the next deal on",
             (),
         )
+    elif changes and closing is not None:  # payments after the last deal
+        closing.extend(changes)
 
 
 def deal_digest(text: DealText) -> str:
@@ -270,6 +305,72 @@ def pair_stake(text: str, where: str) -> tuple[frozenset[str], Amount]:
             f"{where}: @pair-stake {shown(text)} names {shown(a)} twice: a pair stake is between two players"
         )
     return frozenset((a, b)), stake_amount(amount, f"{where}: @pair-stake stake for {a[:40]}:{b[:40]}")
+
+
+class Payment(Record):
+    """A payment recorded in a session (``@paid Bob Amy 20``): ``payer`` handed
+    ``payee`` ``amount`` of money, after deal ``after`` (0: before the first),
+    written at ``where``."""
+
+    __slots__ = ("payer", "payee", "amount", "after", "where")
+
+    def __init__(self, payer: str, payee: str, amount: Amount, after: int, where: str) -> None:
+        self.payer = payer
+        self.payee = payee
+        self.amount = amount
+        self.after = after
+        self.where = where
+
+
+def parse_payment(text: str, where: str) -> tuple[str, str, Amount]:
+    """``PAYER PAYEE AMOUNT`` as written on a ``@paid`` line (``Bob Amy 20``;
+    with commas when a name has a space: ``Ann Lee, Bob, 20``): two players
+    and an amount of money above 0.
+
+    >>> parse_payment("Bob Amy 20", "x"), parse_payment("Ann Lee, Bob, 2.5", "x")
+    (('Bob', 'Amy', 20), ('Ann Lee', 'Bob', Decimal('2.5')))
+    """
+    from cpscore.deal import check_name
+
+    parts = [part.strip() for part in text.split(",")] if "," in text else text.split()
+    if len(parts) != 3 or not all(parts):
+        raise DealError(
+            f"{where}: @paid {shown(text, 60)} is not PAYER PAYEE AMOUNT (for example @paid Bob Amy 20; "
+            "commas between them when a name has a space)"
+        )
+    payer, payee = check_name(parts[0], where), check_name(parts[1], where)
+    if payer == payee:
+        raise DealError(f"{where}: @paid names {shown(payer)} twice: a payment is from one player to another")
+    for name in (payer, payee):
+        if owner(name, where) != name:
+            raise DealError(f"{where}: @paid {shown(name)} is a hand, not a player: name the player, {owner(name)}")
+    from cpscore.amounts import AmountError, parse_amount
+
+    try:
+        amount = parse_amount(parts[2])
+    except AmountError as error:
+        raise DealError(f"{where}: @paid amount {error}") from None
+    if amount <= 0:
+        raise DealError(f"{where}: @paid amount {shown(parts[2])} is not above 0: a payment hands over some money")
+    return payer, payee, amount
+
+
+def night_date(header: Header) -> str | None:
+    """The night's date (``@date 2026-12-03``): a real day written as
+    YYYY-MM-DD, so that nights sort by it; None when not given."""
+    if header.date is None:
+        return None
+    where = header.where.get("date", "")
+    where = where if where.startswith("--") else f"{where}: @date"  # an option (add --date), or a line
+    if not re.fullmatch(r"\d{4}-\d{2}-\d{2}", header.date):
+        raise DealError(f"{where} {shown(header.date, 40)} is not a date written YYYY-MM-DD (for example 2026-12-03)")
+    import datetime
+
+    try:
+        datetime.date.fromisoformat(header.date)
+    except ValueError:
+        raise DealError(f"{where} {header.date} is not a day of the calendar") from None
+    return header.date
 
 
 def seat_names(values: Iterable[str], where: str) -> list[str]:
@@ -595,6 +696,11 @@ class Ledger:
         self.emptied: tuple[str, int] | None = None  # the player whose stack is empty, and the deal
         self.units: dict[str, Amount] = {}
         self.money: dict[str, Amount] = {}
+        # Payments recorded (``@paid``): each player's money handed over, net (positive:
+        # paid out), and the payments themselves, in order.
+        self.paid: dict[str, Amount] = {}
+        self.payments: list[Payment] = []
+        self.dates: list[tuple[str, str]] = []  # each file's date (``@date``), as (file, date)
         # Head to head over the night: (a, b) -> (units, money) b paid a, each pair of
         # players once, in the order they first met.
         self.versus: dict[tuple[str, str], tuple[Amount, Amount]] = {}
@@ -663,7 +769,11 @@ class Ledger:
         history: list[tuple[str, str]] = []
         places: dict[frozenset[str], str] = {}
         ignored: list[tuple[str, str]] = []
+        payments: list[tuple[str, str, Amount, str]] = []
         for key, value, where in text.changes:
+            if key == "paid":
+                payments.append((*parse_payment(value, where), where))
+                continue
             if key in self.fixed:
                 ignored.append((key, where))
                 continue
@@ -691,11 +801,37 @@ class Ledger:
         if (stake, pair_stakes) != (self.stake, self.pair_stakes):
             self.restaked = True
         self.stake, self.pair_stakes, self.seats = stake, pair_stakes, seats
+        for payer, payee, amount, where in payments:
+            self.pay(payer, payee, amount, where)
+            changed.append(f"{payer} paid {payee} {text_of(amount)}")
         self.changed += changed
         self.pair_places.update(places)
         self.ignored += ignored
         for words, where in history:
             self._remember_stake(text.number, words, where)
+
+    def pay(self, payer: str, payee: str, amount: Amount, where: str) -> None:
+        """Record a payment (``@paid``) after the deals so far: what ``payer``
+        owes (or is owed) moves by ``amount`` towards ``payee``; the totals
+        won and lost stay as the deals made them."""
+        self.paid[payer] = self.paid.get(payer, 0) + amount
+        self.paid[payee] = self.paid.get(payee, 0) - amount
+        self.payments.append(Payment(payer, payee, amount, self.deals, where))
+
+    def pay_lines(self, lines: Iterable[tuple[str, str, str]]) -> None:
+        """``@paid`` lines read at the top or after the last deal: all of them or, on an error, none."""
+        payments = [(*parse_payment(value, where), where) for _, value, where in lines]
+        for payer, payee, amount, where in payments:
+            self.pay(payer, payee, amount, where)
+
+    def balances(self) -> dict[str, Amount]:
+        """What each player is still owed (negative: still owes): the money
+        won less the money received, plus the money paid out.  Every player of
+        a deal or a payment, in order of first appearance."""
+        balances = {name: self.money[name] for name in self.units}
+        for name, paid in self.paid.items():
+            balances[name] = balances.get(name, 0) + paid
+        return balances
 
     def _remember_stake(self, number: int, words: str, where: str) -> None:
         if len(self.history) < HISTORY:
@@ -897,7 +1033,8 @@ class Ledger:
         return [(name, self.units[name], self.money[name]) for name in self.units]
 
     def transfers(self) -> list[Transfer]:
-        return transfers(self.money)
+        """The payments that settle what is still owed (:meth:`balances`)."""
+        return transfers(self.balances() if self.paid else self.money)
 
 
 def transfers(balances: Mapping[str, Amount]) -> list[Transfer]:

@@ -87,6 +87,17 @@ def totals_data(ledger: Ledger) -> dict[str, object]:
             {"a": a, "b": b, "units": units, "amount": amount} for (a, b), (units, amount) in ledger.versus.items()
         ],
     }
+    if ledger.payments:  # @paid: each payment, and what each player is still owed after them
+        data["payments"] = [
+            {"from": payment.payer, "to": payment.payee, "amount": payment.amount, "after_deal": payment.after}
+            for payment in ledger.payments
+        ]
+        data["balances"] = [
+            {"name": name, "paid": ledger.paid.get(name, 0), "balance": balance}
+            for name, balance in ledger.balances().items()
+        ]
+    if ledger.dates:
+        data["dates"] = [{"file": file, "date": date} for file, date in ledger.dates]
     if ledger.race:
         race = ledger.race
         data["race"] = {"target": race.target, "points": dict(race.points), "winner": race.winner, "deal": race.deal}
@@ -338,7 +349,10 @@ def stakes_text(ledger: Ledger, several: bool = False) -> str:
 
 
 def title(ledger: Ledger, source: str, show_money: bool, several: bool = False) -> str:
-    """The session's first lines: its file (``several``: its files), rules and stakes."""
+    """The session's first lines: its file (``several``: its files) and its
+    date (``@date``: each file's), rules and stakes."""
+    if ledger.dates:
+        source += f" ({', '.join(date for _, date in ledger.dates)})"
     if not show_money:
         return f"Session {source}: rules {ledger.rules.id}\n"
     if not ledger.history and not ledger.first_pairs:
@@ -352,6 +366,11 @@ def render_totals(ledger: Ledger, style: str = DEFAULT_STYLE, show_money: bool =
     with ``versus``, the head-to-head tables of the night (three players or more)."""
     rows = [[name, signed(units)] + ([signed(amount)] if show_money else []) for name, units, amount in ledger.totals()]
     headers = ["Player", "Units"] + (["Money"] if show_money else [])
+    if ledger.payments:  # what was handed over since (@paid), and what is still owed
+        balances = ledger.balances()
+        rows += [[name, "0"] + (["0"] if show_money else []) for name in balances if name not in ledger.units]
+        rows = [[*row, signed(ledger.paid.get(row[0], 0)), signed(balances[row[0]])] for row in rows]
+        headers += ["Paid", "Still owed"]
     parts = [
         f"Totals after {ledger.deals} deal{'s' if ledger.deals != 1 else ''}:",
         "",
@@ -368,12 +387,9 @@ def render_totals(ledger: Ledger, style: str = DEFAULT_STYLE, show_money: bool =
         ]
         if show_money:
             parts += ["Money won by each player (row) from each opponent (column):", "", _versus(ledger, 1, style), ""]
-    payments = ledger.transfers()
-    if payments:
-        parts.append("To settle:")
-        parts += [f"  {t.payer} pays {t.payee} {number(t.amount)}" for t in payments]
-    else:
-        parts.append("Everyone is square.")
+    if ledger.payments:
+        parts += [*_wrap(f"Paid: {payments_text(ledger)}.", WIDTH), ""]
+    parts.append(transfers_text(ledger))
     if ledger.buy_in is not None:  # table stakes (docs/rules.md 12)
         stacks = ", ".join(f"{name} {number(stack)}" for name, stack in ledger.stacks.items())
         parts += ["", f"Stacks (buy-in {number(ledger.buy_in)}): {stacks}."]
@@ -389,6 +405,26 @@ def render_totals(ledger: Ledger, style: str = DEFAULT_STYLE, show_money: bool =
         else:
             parts.append(f"No winner yet: first to {race.target} (a tie at the top plays on).")
     return "\n".join(parts) + "\n"
+
+
+def transfers_text(ledger: Ledger) -> str:
+    """``To settle:`` and the transfers that settle what is still owed, a line
+    each; or ``Everyone is square.``"""
+    payments = ledger.transfers()
+    if not payments:
+        return "Everyone is square."
+    return "\n".join(["To settle:", *(f"  {t.payer} pays {t.payee} {number(t.amount)}" for t in payments)])
+
+
+def payments_text(ledger: Ledger) -> str:
+    """The payments recorded (``@paid``), in order: ``Cy paid Amy 10 (after
+    deal 2)``; "Paid" in the totals is each player's net (positive: handed
+    over), "Still owed" what they are owed after it (negative: still owe)."""
+    return "; ".join(
+        f"{payment.payer} paid {payment.payee} {number(payment.amount)}"
+        + (f" (after deal {payment.after})" if payment.after else " (before the first deal)")
+        for payment in ledger.payments
+    )
 
 
 def _versus(ledger: Ledger, index: int, style: str) -> str:

@@ -28,6 +28,7 @@ COMMANDS = [
     "undo",
     "remove",
     "replace",
+    "pay",
     "play",
     "serve",
     "arrange",
@@ -390,7 +391,7 @@ def test_every_command_has_help_and_is_documented():
     commands += [
         ([name, sub], command) for name, group in top.items() for sub, command in getattr(group, "commands", {}).items()
     ]
-    assert len(commands) == 13
+    assert len(commands) == 14
     for path, command in commands:
         assert command.help, path
         assert f"cpscore {' '.join(path)}" in readme, path

@@ -547,7 +547,7 @@ MALFORMED = f"{D1}\nAmy: {AMY}\nBob {BOB}\n\n{D3}"
             f"@colour red\n\n{D1}",
             ["undo"],
             2,
-            "{path}, line 1: unknown header @colour (headers: @rules, @stake, @pair-stake, @buy-in, @players)",
+            "{path}, line 1: unknown header @colour (headers: @rules, @stake, @pair-stake, @buy-in, @players, @date, @paid)",
         ),
         (
             MALFORMED,

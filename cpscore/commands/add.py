@@ -51,11 +51,18 @@ ORDER = 40
     "One pair's stake from this deal on (repeatable; written as a @pair-stake line).",
 )
 @click.option(
+    "--date",
+    metavar="YYYY-MM-DD",
+    help="The night's date, for a file with no deal yet (written as its @date header).",
+)
+@click.option(
     "--again",
     is_flag=True,
     help="Add the deal even if an earlier deal of the session has the same hands (it really was dealt twice).",
 )
-def add(target, hands, rules_text, surrender, waive, dealer, new_player, players, stake, pair_stakes, again) -> None:
+def add(
+    target, hands, rules_text, surrender, waive, dealer, new_player, players, stake, pair_stakes, date, again
+) -> None:
     """Check a deal and append it to a session file.
 
     The deal is NAME=HAND arguments, or deal-file lines on stdin; when the
@@ -102,6 +109,7 @@ def add(target, hands, rules_text, surrender, waive, dealer, new_player, players
             pair_stakes=pair_stakes,
             again=again,
             dealer=dealer,
+            date=date,
         )
         rewrite(target, append)
     except CpscoreError as error:

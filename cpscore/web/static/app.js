@@ -610,7 +610,8 @@
   function showNight() {
     $("file").textContent = table.file;
     const count = session.deals.length;
-    $("summary").textContent = word("summary", { rules: table.rules.id, count });
+    const dates = (session.dates || []).map((found) => found.date).join(", ");
+    $("summary").textContent = word("summary", { rules: table.rules.id, count }) + (dates ? ` · ${dates}` : "");
     $("over").textContent = table.over || "";
     showTotals();
     showChart();
@@ -621,12 +622,16 @@
   function showTotals() {
     const money = table.money;
     const totals = $("totals");
+    const owed = byName();  // what each player is still owed after the payments recorded (@paid)
+    for (const balance of session.balances || []) owed[balance.name] = balance.balance;
+    const paid = Boolean(session.balances);
     totals.replaceChildren(el("tr", {}, el("th", { text: word("player") }), el("th", { text: word("units") }),
-      money ? el("th", { text: word("money") }) : null));
+      money ? el("th", { text: word("money") }) : null, paid ? el("th", { text: word("still_owed") }) : null));
     for (const total of session.totals) {
       totals.append(el("tr", {}, el("td", { text: total.name }),
         el("td", { class: total.units < 0 ? "neg" : "pos", text: signed(total.units) }),
-        money ? el("td", { text: signed(total.amount) }) : null));
+        money ? el("td", { text: signed(total.amount) }) : null,
+        paid ? el("td", { text: signed(owed[total.name] ?? 0) }) : null));
     }
     if (!session.totals.length) totals.append(el("tr", {}, el("td", { text: word("no_deal") })));
     const transfers = $("transfers");
@@ -635,6 +640,9 @@
       transfers.append(el("li", { text: word("pays", { from: transfer.from, to: transfer.to, amount: transfer.amount }) }));
     }
     if (!session.transfers.length) transfers.append(el("li", { text: word("nobody_owes") }));
+    for (const payment of session.payments || []) {
+      transfers.append(el("li", { class: "note", text: word("paid_line", { from: payment.from, to: payment.to, amount: payment.amount }) }));
+    }
     const last = session.deals[session.deals.length - 1];
     $("through").replaceChildren(...(last ? [word("after_deal", { deal: last.deal }), " ", digestOf(last.digest)] : []));
   }
