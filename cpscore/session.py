@@ -48,6 +48,7 @@ from cpscore.scoring import (
     settlement_of,
     waive_warnings,
 )
+from cpscore.settle import Transfer, absorbed, default_absorber, fewest, rounded
 
 #: What an error about a deal already in a session file says after it, when a command adds to the file.
 FIX = "; fix the session file before adding to it"
@@ -618,17 +619,6 @@ def _digits(value: Amount) -> int:
     return len(text_of(-value if value < 0 else value))
 
 
-class Transfer(Record):
-    """One payment that settles balances: ``payer`` pays ``payee`` ``amount``."""
-
-    __slots__ = ("payer", "payee", "amount")
-
-    def __init__(self, payer: str, payee: str, amount: Amount) -> None:
-        self.payer = payer
-        self.payee = payee
-        self.amount = amount
-
-
 class Race(Record):
     """The race to a target of points (docs/rules.md 10): points so far, and the
     winner with the deal that decided it once someone has won."""
@@ -1036,31 +1026,54 @@ class Ledger:
         """The payments that settle what is still owed (:meth:`balances`)."""
         return transfers(self.balances() if self.paid else self.money)
 
+    def settle_up(self, unit: Amount | None = None) -> SettleUp:
+        """:func:`settle_up` of what is still owed (:meth:`balances`)."""
+        return settle_up(self.balances() if self.paid else self.money, unit)
+
 
 def transfers(balances: Mapping[str, Amount]) -> list[Transfer]:
-    """At most players - 1 payments that settle every balance (positive: is
-    owed), the same for the same input: the largest debtor pays the largest
-    creditor, until everyone is square.
+    """The fewest payments that settle every balance (positive: is owed),
+    the least money moved among those, the same for the same balances
+    (:func:`cpscore.settle.fewest`).
 
     >>> [(t.payer, t.payee, t.amount) for t in transfers({"Amy": 50, "Bob": -40, "Cy": -10})]
     [('Bob', 'Amy', 40), ('Cy', 'Amy', 10)]
     """
-    owed = sorted(((amount, name) for name, amount in balances.items() if amount > 0), key=lambda x: (-x[0], x[1]))
-    owing = sorted(((-amount, name) for name, amount in balances.items() if amount < 0), key=lambda x: (-x[0], x[1]))
-    owed_left = [amount for amount, _ in owed]  # what each creditor is still owed
-    owing_left = [amount for amount, _ in owing]  # what each debtor still owes
-    payments = []
-    i = j = 0
-    while i < len(owing_left) and j < len(owed_left):
-        pay = min(owing_left[i], owed_left[j])
-        payments.append(Transfer(owing[i][1], owed[j][1], pay))
-        owing_left[i] -= pay
-        owed_left[j] -= pay
-        if owing_left[i] == 0:
-            i += 1
-        if owed_left[j] == 0:
-            j += 1
-    return payments
+    return fewest(balances).transfers
+
+
+class SettleUp(Record):
+    """How a night or a season settles up: the ``transfers``; ``exact``:
+    whether their count is proven the fewest; with rounding, the ``unit``,
+    the player who ``absorber`` the remainder and how much (``absorbed``)."""
+
+    __slots__ = ("transfers", "exact", "unit", "absorber", "absorbed")
+
+    def __init__(
+        self, transfers: list[Transfer], exact: bool, unit: Amount | None, absorber: str | None, absorbed: Amount
+    ) -> None:
+        self.transfers = transfers
+        self.exact = exact
+        self.unit = unit
+        self.absorber = absorber
+        self.absorbed = absorbed
+
+
+def settle_up(balances: Mapping[str, Amount], unit: Amount | None = None) -> SettleUp:
+    """The transfers that settle ``balances``, in the fewest payments; with
+    ``unit``, each balance rounded to a multiple of it first, the player owed
+    the most absorbing the remainder (:mod:`cpscore.settle`).
+
+    >>> up = settle_up({"Amy": 29, "Bob": -17, "Cy": -12}, 5)
+    >>> [(t.payer, t.payee, t.amount) for t in up.transfers], up.absorber, up.absorbed
+    ([('Bob', 'Amy', 15), ('Cy', 'Amy', 10)], 'Amy', -4)
+    """
+    if unit is None or not any(balances.values()):  # nothing to round when everyone is square
+        found = fewest(balances)
+        return SettleUp(found.transfers, found.exact, None, None, 0)
+    absorber = default_absorber(balances)
+    found = fewest(rounded(balances, unit, absorber))
+    return SettleUp(found.transfers, found.exact, unit, absorber, absorbed(balances, unit, absorber))
 
 
 # Appending a deal ----------------------------------------------------------------------

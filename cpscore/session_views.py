@@ -38,6 +38,7 @@ if TYPE_CHECKING:
     from cpscore.edits import Replacement
     from cpscore.formatting import Extras
     from cpscore.scoring import PairResult, PlayerResult
+    from cpscore.session import SettleUp
 
 
 class _Exact(Exception):
@@ -75,13 +76,13 @@ def deal_data(result: DealResult) -> dict[str, object]:
     return data
 
 
-def totals_data(ledger: Ledger) -> dict[str, object]:
-    """``totals``, ``transfers`` and (with a race) ``race`` of a session."""
+def totals_data(ledger: Ledger, unit: Amount | None = None) -> dict[str, object]:
+    """``totals``, ``transfers`` (rounded to ``unit``: then ``rounding`` too;
+    ``fewest: false`` when too many players for the exact search) and (with a
+    race) ``race`` of a session."""
     data: dict[str, object] = {
         "totals": [{"name": name, "units": units, "amount": amount} for name, units, amount in ledger.totals()],
-        "transfers": [
-            {"from": transfer.payer, "to": transfer.payee, "amount": transfer.amount} for transfer in ledger.transfers()
-        ],
+        **settle_data(ledger.settle_up(unit)),
         # Head to head over the night: what b paid a, each pair of players who met once.
         "versus": [
             {"a": a, "b": b, "units": units, "amount": amount} for (a, b), (units, amount) in ledger.versus.items()
@@ -361,7 +362,13 @@ def title(ledger: Ledger, source: str, show_money: bool, several: bool = False) 
     return f"Session {source}: rules {ledger.rules.id}\nStakes: " + "\n        ".join(lines) + "\n"
 
 
-def render_totals(ledger: Ledger, style: str = DEFAULT_STYLE, show_money: bool = False, versus: bool = False) -> str:
+def render_totals(
+    ledger: Ledger,
+    style: str = DEFAULT_STYLE,
+    show_money: bool = False,
+    versus: bool = False,
+    unit: Amount | None = None,
+) -> str:
     """Each player's net, the transfers that settle it, the stacks, the race;
     with ``versus``, the head-to-head tables of the night (three players or more)."""
     rows = [[name, signed(units)] + ([signed(amount)] if show_money else []) for name, units, amount in ledger.totals()]
@@ -389,7 +396,7 @@ def render_totals(ledger: Ledger, style: str = DEFAULT_STYLE, show_money: bool =
             parts += ["Money won by each player (row) from each opponent (column):", "", _versus(ledger, 1, style), ""]
     if ledger.payments:
         parts += [*_wrap(f"Paid: {payments_text(ledger)}.", WIDTH), ""]
-    parts.append(transfers_text(ledger))
+    parts.append(transfers_text(ledger, unit))
     if ledger.buy_in is not None:  # table stakes (docs/rules.md 12)
         stacks = ", ".join(f"{name} {number(stack)}" for name, stack in ledger.stacks.items())
         parts += ["", f"Stacks (buy-in {number(ledger.buy_in)}): {stacks}."]
@@ -407,13 +414,46 @@ def render_totals(ledger: Ledger, style: str = DEFAULT_STYLE, show_money: bool =
     return "\n".join(parts) + "\n"
 
 
-def transfers_text(ledger: Ledger) -> str:
+def transfers_text(ledger: Ledger, unit: Amount | None = None) -> str:
     """``To settle:`` and the transfers that settle what is still owed, a line
-    each; or ``Everyone is square.``"""
-    payments = ledger.transfers()
-    if not payments:
-        return "Everyone is square."
-    return "\n".join(["To settle:", *(f"  {t.payer} pays {t.payee} {number(t.amount)}" for t in payments)])
+    each; or ``Everyone is square.`` (:func:`settle_text`)."""
+    return settle_text(ledger.settle_up(unit))
+
+
+def settle_text(settle: SettleUp) -> str:
+    """``To settle:`` and its transfers (or ``Everyone is square.``), with
+    what rounding did and whether the count is the fewest."""
+    lines = []
+    if settle.unit is not None:
+        unit = number(settle.unit)
+        lines.append(
+            f"Rounded to {unit}: each player's balance to the nearest {unit}, and {settle.absorber}'s by the rest "
+            f"({signed(settle.absorbed)}), so that the payments add up."
+        )
+    if not settle.transfers:
+        lines.append("Everyone is square.")
+    else:
+        lines.append("To settle:")
+        lines += [f"  {t.payer} pays {t.payee} {number(t.amount)}" for t in settle.transfers]
+    if not settle.exact:
+        lines.append(
+            "(too many players for the exact search: these may not be the fewest payments; the largest debtor "
+            "pays the largest creditor)"
+        )
+    return "\n".join(lines)
+
+
+def settle_data(settle: SettleUp) -> dict[str, object]:
+    """``transfers`` and, when rounded, ``rounding``; ``fewest: false`` when
+    the count is not proven the fewest (too many players for the search)."""
+    data: dict[str, object] = {
+        "transfers": [{"from": t.payer, "to": t.payee, "amount": t.amount} for t in settle.transfers]
+    }
+    if not settle.exact:
+        data["fewest"] = False
+    if settle.unit is not None:
+        data["rounding"] = {"unit": settle.unit, "absorber": settle.absorber, "absorbed": settle.absorbed}
+    return data
 
 
 def payments_text(ledger: Ledger) -> str:
@@ -484,7 +524,7 @@ def deal_json(result: DealResult) -> str:
     return json_text(deal_data(result), indent=2)
 
 
-def session_json(ledger: Ledger, deals: Iterable[str]) -> Iterator[str]:
+def session_json(ledger: Ledger, deals: Iterable[str], unit: Amount | None = None) -> Iterator[str]:
     """The session's JSON object, written deal by deal as the deals arrive:
     ``rules``, ``stake``, ``deals`` (each written by :func:`deal_json`), then
     the totals, transfers and race of :func:`totals_data`."""
@@ -498,15 +538,15 @@ def session_json(ledger: Ledger, deals: Iterable[str]) -> Iterator[str]:
         yield separator + text
         separator = ",\n    "
     yield ("\n  ],\n" if separator != "\n    " else "],\n")
-    items = [f"  {json_text(key)}: {json_text(value, indent=1)}" for key, value in totals_data(ledger).items()]
+    items = [f"  {json_text(key)}: {json_text(value, indent=1)}" for key, value in totals_data(ledger, unit).items()]
     yield ",\n".join(items) + "\n}\n"
 
 
-def session_lines(ledger: Ledger, lines: Iterable[str]) -> Iterator[str]:
+def session_lines(ledger: Ledger, lines: Iterable[str], unit: Amount | None = None) -> Iterator[str]:
     """JSON Lines: one deal a line (written by :func:`deal_line`, with its
     newline), then one line with the totals."""
     yield from lines
-    yield compact_json(versioned(totals_data(ledger))) + "\n"
+    yield compact_json(versioned(totals_data(ledger, unit))) + "\n"
 
 
 def deal_text(fmt: str, result: DealResult, explain: object = None) -> str | TableDeal:
@@ -743,6 +783,7 @@ def session_table(
     show_money: bool = False,
     several: bool = False,
     cell_width: int = 0,
+    unit: Amount | None = None,
 ) -> Iterator[str]:
     """A line per deal as it arrives (each made by :func:`table_deal`; with
     its reasons for each pair when it has them), then the totals and transfers."""
@@ -760,4 +801,4 @@ def session_table(
                 continue  # the pair does not meet in this deal
             yield "\n".join("      " + line if line else "" for line in reasons.split("\n")) + "\n\n"
             lines.columns = []  # repeat the header after the explanation
-    yield heading + lines.flush() + "\n" + render_totals(ledger, style, show_money, versus=True)
+    yield heading + lines.flush() + "\n" + render_totals(ledger, style, show_money, versus=True, unit=unit)

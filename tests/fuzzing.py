@@ -53,7 +53,10 @@ PRESETS = (
     "2-4", "1-6", "ofc", "ofc-western", "pineapple", "taiwanese", "shisanshui", "maubinh", "capsa", "pusoy",
     "pineapple-ru",
 )  # fmt: skip
-COMMANDS = ("score", "check", "session", "stats", "add", "undo", "remove", "replace", "arrange", "rules show", "rules")
+COMMANDS = (
+    "score", "check", "session", "stats", "standings", "add", "pay", "undo", "remove", "replace", "arrange",
+    "rules show", "rules",
+)  # fmt: skip
 STYLES = (
     "simple", "grid", "github", "rounded_outline", "plain", "fancy_grid", "pipe", "orgtbl", "rst", "mediawiki",
     "html", "latex", "latex_raw", "latex_booktabs", "latex_longtable", "tsv", "jira", "textile", "moinmoin",
@@ -64,6 +67,7 @@ STYLES = (
 BAD_STYLES = ("", "Simple", "GRID", "nope", "simple ", "grid\n", "fancy_grid\u2028", "\udcff", "ＧＲＩＤ")
 FORMATS = {"score": ("table", "json", "csv"), "session": ("table", "json", "jsonl", "csv")}
 FORMATS["check"] = FORMATS["arrange"] = FORMATS["stats"] = ("table", "json")
+FORMATS["standings"] = ("table", "json", "csv")
 
 RANKS = "23456789TJQKA"
 SUITS = "shdc"
@@ -926,8 +930,11 @@ OPTIONS = {
               "--banker", "--buy-in", "--format", "--style", "--explain"],
     "check": ["--rules", "--spade-bonus", "--fantasyland", "--format", "--style"],
     "session": ["--rules", "--spade-bonus", "--stake", "--pair-stake", "--buy-in", "--race", "--totals",
-                "--skip-invalid", "--format", "--style", "--explain"],
-    "add": ["--rules", "--surrender", "--waive", "--new-player", "--players", "--stake", "--pair-stake"],
+                "--skip-invalid", "--format", "--style", "--explain", "--round", "--plot"],
+    "add": ["--rules", "--surrender", "--waive", "--new-player", "--players", "--stake", "--pair-stake", "--dealer",
+            "--date", "--again"],
+    "standings": ["--round", "--plot", "--format", "--style"],
+    "pay": [],
     "stats": ["--rules", "--spade-bonus", "--stake", "--pair-stake", "--buy-in", "--skip-invalid", "--format", "--style"],
     "undo": [],
     "remove": [],
@@ -1039,6 +1046,10 @@ def random_session_text(rng: random.Random, files: dict) -> tuple[str, list[str]
     if rng.random() < 0.25:  # seats named once
         seated = list(names) if rng.random() < 0.8 else [*names, random_name(rng)]
         lines.append("@players " + (", " if rng.random() < 0.3 else " ").join(seated))
+    if rng.random() < 0.2:
+        lines.append("@date " + random_date(rng))
+    if rng.random() < 0.1:
+        lines.append(random_paid_line(rng, names))
     header = "\n".join(lines)
     deals = []
     for _ in range(rng.choice([1, 1, 2, 2, 3, 3, 4, 6])):
@@ -1050,6 +1061,8 @@ def random_session_text(rng: random.Random, files: dict) -> tuple[str, list[str]
         if rng.random() < 0.3:
             rng.shuffle(players)
         text = deal_text(rng, random_entries(rng, players, markers=rng.random() < 0.3)).rstrip("\n")
+        if rng.random() < 0.08:  # a payment before the deal
+            text = random_paid_line(rng, players) + "\n" + text
         if rng.random() < 0.1:  # the seats or the stake change from this deal on
             text = (
                 rng.choice(["@players ", "@stake ", "@players "])
@@ -1060,7 +1073,28 @@ def random_session_text(rng: random.Random, files: dict) -> tuple[str, list[str]
         deals.append(text)
     separator = rng.choice(["\n\n"] * 10 + ["\n\n\n", "\n \n", "\n\t\n", "\n# between\n\n"])
     text = (header + "\n\n" if header else "") + separator.join(deals) + "\n"
+    if rng.random() < 0.12:  # payments after the last deal
+        text += "".join("\n" + random_paid_line(rng, names) + "\n" for _ in range(rng.choice([1, 1, 2])))
     return text, names
+
+
+def random_date(rng: random.Random) -> str:
+    """A night's date: mostly a real day, now and then not one."""
+    if rng.random() < 0.85:
+        return f"20{rng.randint(20, 30)}-{rng.randint(1, 12):02d}-{rng.randint(1, 28):02d}"
+    return rng.choice(["2026-02-30", "2026-13-01", "3 Dec", "2026/12/03", "26-12-03", "", "2026-12-03 20:00"])
+
+
+def random_paid_line(rng: random.Random, names: list[str]) -> str:
+    """A ``@paid`` line between two of the players: mostly well formed."""
+    a, b = rng.sample(names, 2) if len(names) > 1 else (names[0], random_name(rng))
+    amount = random_amount(rng)
+    roll = rng.random()
+    if roll < 0.8:
+        return f"@paid {a} {b} {amount}"
+    if roll < 0.85:
+        return f"@paid {a}, {b}, {amount}"
+    return rng.choice([f"@paid {a} {a} 5", f"@paid {a} {b}", f"@paid {a} {b} -3", f"@paid {a} {b} 0", "@paid"])
 
 
 def gen_session(rng: random.Random) -> Case:
@@ -1097,8 +1131,54 @@ def gen_session(rng: random.Random) -> Case:
             groups.append([flag])
     if rng.random() < 0.08:
         groups.append(["--buy-in", random_amount(rng)])
+    groups += _settle_args(rng, source)
     groups += _format_args(rng, "session")
     return Case("session", ["session", *_shuffle_groups(rng, groups)], files, stdin)
+
+
+def _settle_args(rng: random.Random, source: str) -> list[list[str]]:
+    """``--round UNIT`` and ``--plot FILE.svg`` now and then (the plot sometimes the file being read)."""
+    out = []
+    if rng.random() < 0.15:
+        out.append(["--round", rng.choice(["0.5", "1", "5", "25", "0.01"]) if rng.random() < 0.8 else random_amount(rng)])
+    if rng.random() < 0.1:
+        out.append(["--plot", rng.choice(["chart.svg", "sub/chart.svg", "chart.png", "chart.SVG", source, "gone/x.svg"])])
+    return out
+
+
+def gen_standings(rng: random.Random) -> Case:
+    files: dict[str, object] = {}
+    nights = []
+    folder = rng.random() < 0.4
+    for index in range(rng.choice([1, 2, 2, 3])):
+        text, _ = random_session_text(rng, files)
+        if rng.random() < 0.15:
+            text = mutate_text(rng, text, for_file=True)
+        name = f"club/night-{index}.txt" if folder else f"night-{index}.txt"
+        files[name] = encode(rng, text)
+        nights.append(name)
+    sources = ["club"] if folder else nights
+    if rng.random() < 0.08:
+        sources = [*sources, rng.choice([*nights, "missing.txt", "-", "empty"])]
+        files["empty/readme.md"] = b"no nights\n"
+    groups: list[list[str]] = [sources]
+    groups += _settle_args(rng, nights[0])
+    groups += [group for group in _format_args(rng, "standings", explain=False) if group != ["--spade-bonus"]]
+    return Case("standings", ["standings", *_shuffle_groups(rng, groups)], files)
+
+
+def gen_pay(rng: random.Random) -> Case:
+    files: dict[str, object] = {}
+    target, names = _session_file(rng, files)
+    names = names or random_names(rng, 2)
+    payer, payee = (rng.sample(names, 2) if len(names) > 1 else (names[0], names[0]))
+    if rng.random() < 0.15:
+        payee = rng.choice([payer, random_name(rng), payee.lower(), ""])
+    amount = random_amount(rng) if rng.random() < 0.8 else rng.choice(["0", "-5", "1e3", "x", "5.123456789"])
+    args = ["pay", target, payer, payee, amount]
+    if amount.startswith("-"):
+        args = ["pay", "--", target, payer, payee, amount]
+    return Case("pay", args, files)
 
 
 def gen_add(rng: random.Random) -> Case:
@@ -1155,6 +1235,10 @@ def gen_add(rng: random.Random) -> Case:
     groups += _player_options(rng, players, ("--surrender", "--waive", "--new-player"))
     if rng.random() < 0.15:
         groups.append(["--again"])
+    if rng.random() < 0.1 and players:
+        groups.append(["--dealer", rng.choice([*players, random_name(rng)])])
+    if rng.random() < 0.08:
+        groups.append(["--date", random_date(rng)])
     args = ["add", *_shuffle_groups(rng, groups), target, *hands]
     return Case("add", args, files, stdin)
 
@@ -1461,6 +1545,8 @@ GENERATORS = {
     "session": gen_session,
     "add": gen_add,
     "stats": gen_stats,
+    "standings": gen_standings,
+    "pay": gen_pay,
     "undo": gen_undo,
     "remove": gen_remove,
     "replace": gen_replace,
@@ -1470,7 +1556,8 @@ GENERATORS = {
     "junk": gen_junk,
 }
 WEIGHTS = {
-    "score": 30, "check": 14, "session": 20, "stats": 5, "add": 12, "undo": 4, "remove": 4, "replace": 4,
+    "score": 30, "check": 14, "session": 20, "stats": 5, "standings": 4, "add": 12, "pay": 3, "undo": 4,
+    "remove": 4, "replace": 4,
     "arrange": 7, "rules show": 10, "rules": 1, "junk": 6,
 }  # fmt: skip
 
@@ -1517,7 +1604,7 @@ def case_rng(seed: int, index: int) -> random.Random:
 def make_safe(case: Case) -> Case:
     """``add``, ``undo``, ``remove`` and ``replace`` write their target: keep every argument inside the
     case's folder (no absolute paths, no ``..``, no ``~``)."""
-    if {"add", "undo", "remove", "replace"} & set(case.args[:1]):
+    if {"add", "pay", "undo", "remove", "replace"} & set(case.args[:1]) or "--plot" in case.args:
         safe = []
         for arg in case.args:
             arg = arg.replace("..", "._")

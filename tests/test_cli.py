@@ -24,6 +24,7 @@ COMMANDS = [
     "check",
     "session",
     "stats",
+    "standings",
     "add",
     "undo",
     "remove",
@@ -391,7 +392,7 @@ def test_every_command_has_help_and_is_documented():
     commands += [
         ([name, sub], command) for name, group in top.items() for sub, command in getattr(group, "commands", {}).items()
     ]
-    assert len(commands) == 14
+    assert len(commands) == 15
     for path, command in commands:
         assert command.help, path
         assert f"cpscore {' '.join(path)}" in readme, path

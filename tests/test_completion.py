@@ -84,7 +84,7 @@ def folder(tmp_path, monkeypatch):
 CASES = [
     # commands and options: click's, through the lazy group
     ("commands", [""], COMMANDS),
-    ("commands s", ["s"], ["score", "session", "stats", "serve"]),
+    ("commands s", ["s"], ["score", "session", "stats", "standings", "serve"]),
     ("commands re", ["re"], ["remove", "replace"]),
     ("no command", ["x"], []),
     ("group options", ["-"], ["-h", "--help", "--version", "-V", "-v", "--color"]),
@@ -128,6 +128,10 @@ CASES = [
         ["Amy", "Bob", "Dee"],
     ),
     ("--new-player is no one yet", ["add", "night.txt", "--new-player", ""], []),
+    ("add --dealer, the hands", ["add", "night.txt", "--dealer", "C"], ["Cy"]),
+    ("pay, the payer", ["pay", "night.txt", ""], ["Amy", "Bob", "Cy", "Dee"]),
+    ("pay, the payee", ["pay", "night.txt", "Amy", "B"], ["Bob"]),
+    ("standings, files", ["standings", ""], ["<file>"]),
     ("--surrender, criss-cross hands", ["score", "cross.txt", "--surrender", ""], ["Amy[1]", "Amy[2]", "Bob"]),
     (
         "--fantasyland, after other options",
@@ -174,7 +178,7 @@ def test_completions(folder, words, expected):
 # Bash cuts a word at ':' and '=' (COMP_WORDBREAKS): Amy:B reaches cpscore as
 # Amy, :, B, and bash replaces only what follows the last cut.
 BASH_CASES = [
-    ("commands", ["s"], ["score", "session", "stats", "serve"]),
+    ("commands", ["s"], ["score", "session", "stats", "standings", "serve"]),
     ("presets", ["check", "--rules", "p"], ["pineapple", "pusoy", "pineapple-ru"]),
     ("--surrender", ["add", "night.txt", "--surrender", ""], ["Amy", "Bob", "Cy", "Dee"]),
     ("--pair-stake first player", ["session", "night.txt", "--pair-stake", "B"], ["Bob:"]),

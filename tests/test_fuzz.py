@@ -123,6 +123,8 @@ def test_inputs_are_deterministic():
         ("check", 65),
         ("session", 55),
         ("add", 50),
+        ("standings", 25),
+        ("pay", 25),
         ("arrange", 15),
         ("rules show", 40),
         ("rules", 10),

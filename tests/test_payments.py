@@ -5,9 +5,8 @@ the page; written by `pay` and `add`; malformed lines refused naming the line.""
 import json
 
 import pytest
-from click.testing import CliRunner
+from clirun import ok, run
 
-from cpscore.cli import main
 from cpscore.night import Night
 
 NIGHT = """@rules 2-4
@@ -29,16 +28,6 @@ Cy: -2
 """
 
 
-def run(*args, input=None):
-    return CliRunner().invoke(main, list(args), input=input)
-
-
-def ok(*args, input=None) -> str:
-    result = run(*args, input=input)
-    assert result.exit_code == 0, result.stderr
-    return result.stdout
-
-
 def test_payments_leave_the_totals_and_settle_what_is_still_owed(tmp_path):
     night = tmp_path / "night.txt"
     night.write_text(NIGHT)
@@ -54,7 +43,7 @@ def test_payments_leave_the_totals_and_settle_what_is_still_owed(tmp_path):
         {"name": "Bob", "paid": 5, "balance": 20},
         {"name": "Cy", "paid": 15, "balance": -15},
     ]
-    assert data["transfers"] == [{"from": "Cy", "to": "Bob", "amount": 15}, {"from": "Amy", "to": "Bob", "amount": 5}]
+    assert data["transfers"] == [{"from": "Amy", "to": "Bob", "amount": 5}, {"from": "Cy", "to": "Bob", "amount": 15}]
     assert data["dates"] == [{"file": str(night), "date": "2026-12-03"}]
     table = ok("session", str(night))
     assert table.startswith(f"Session {night} (2026-12-03): rules 2-4, stake 5 a unit\n")

@@ -70,11 +70,11 @@ def test_readme_example(command, expected):
 
 def example_commands():
     """Every command an example file's comments give (``cpscore ...`` up to a ``#``)."""
-    for path in sorted((ROOT / "examples").iterdir()):
+    for path in sorted(path for path in (ROOT / "examples").rglob("*") if path.is_file()):
         for line in path.read_text(encoding="utf-8").splitlines():
             found = re.search(r"\bcpscore [^#]*", line) if line.startswith("#") else None
             if found:
-                yield path.name, found.group(0).strip()
+                yield str(path.relative_to(ROOT / "examples")), found.group(0).strip()
 
 
 @pytest.mark.parametrize(("name", "command"), list(example_commands()), ids=lambda value: value[:50])

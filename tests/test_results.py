@@ -6,25 +6,14 @@ import json
 import re
 
 import pytest
-from click.testing import CliRunner
+from clirun import ok, run
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from cpscore.cli import main
 from cpscore.scoring import result_pairs
 
 AMY = "Ks Kd 4c / 9h 9c 5d 5s 2c / Ah Ad Ac 7s 7d"
 BOB = "Qs Jd 3c / Th Tc 8d 8s 3d / Kh Qh Jh 8h 2h"
-
-
-def run(*args, input=None):
-    return CliRunner().invoke(main, list(args), input=input)
-
-
-def ok(*args, input=None) -> str:
-    result = run(*args, input=input)
-    assert result.exit_code == 0, result.stderr
-    return result.stdout
 
 
 def scored(text: str, *options: str) -> dict:

@@ -271,6 +271,37 @@ def check_buy_in(rules, buy_in) -> None:
         raise InputError(str(error)) from None
 
 
+class PositiveAmount(click.ParamType):
+    """An exact amount of money above 0: ``--round UNIT`` (0.5, 1, 5), a
+    payment's AMOUNT; ``why`` ends the message for 0 or less."""
+
+    def __init__(self, name: str, why: str) -> None:
+        self.name = name
+        self.why = why
+
+    def convert(self, value, param, ctx):
+        from cpscore.amounts import AmountError, parse_amount
+
+        try:
+            amount = parse_amount(value) if isinstance(value, str) else value
+        except AmountError as error:
+            self.fail(str(error), param, ctx)
+        if amount <= 0:
+            self.fail(f"{shown(str(value))} is not above 0: {self.why}", param, ctx)
+        return amount
+
+
+def round_option(function):
+    return click.option(
+        "--round",
+        "round_unit",
+        type=PositiveAmount("UNIT", "round to a coin or a note, such as 0.5, 1 or 5"),
+        metavar="UNIT",
+        help="Round what each player is owed to a multiple of UNIT (0.5, 1, 5) before settling up; "
+        "the player owed the most absorbs the remainder, and the transfers say so.",
+    )(function)
+
+
 class SvgPath(click.ParamType):
     """``--plot FILE.svg``: a path ending in ``.svg`` (any case), so that a
     slip of the keyboard cannot write a chart over a session file."""

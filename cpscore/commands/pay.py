@@ -4,28 +4,17 @@ from __future__ import annotations
 
 import click
 
-from cpscore.commands._options import EnvironmentError_, InputError, completer, help_option, warn_later
+from cpscore.commands._options import (
+    EnvironmentError_,
+    InputError,
+    PositiveAmount,
+    completer,
+    help_option,
+    warn_later,
+)
 
 #: Where ``cpscore --help`` lists the command (see :mod:`cpscore.commands`).
 ORDER = 44
-
-
-class Money(click.ParamType):
-    """An amount of money handed over: exact, above 0."""
-
-    name = "AMOUNT"
-
-    def convert(self, value, param, ctx):
-        from cpscore.amounts import AmountError, parse_amount
-        from cpscore.errors import shown
-
-        try:
-            amount = parse_amount(value) if isinstance(value, str) else value
-        except AmountError as error:
-            self.fail(str(error), param, ctx)
-        if amount <= 0:
-            self.fail(f"{shown(str(value))} is not above 0: a payment hands over some money", param, ctx)
-        return amount
 
 
 @click.command(name="pay", add_help_option=False)
@@ -33,7 +22,7 @@ class Money(click.ParamType):
 @click.argument("target", metavar="FILE", shell_complete=completer("files"))
 @click.argument("payer", metavar="PAYER", shell_complete=completer("players"))
 @click.argument("payee", metavar="PAYEE", shell_complete=completer("players"))
-@click.argument("amount", metavar="AMOUNT", type=Money())
+@click.argument("amount", metavar="AMOUNT", type=PositiveAmount("AMOUNT", "a payment hands over some money"))
 def pay(target, payer, payee, amount) -> None:
     """Record that PAYER handed PAYEE AMOUNT of money, and print what is still owed.
 

@@ -24,6 +24,7 @@ from cpscore.commands._options import (
     help_option,
     load_rules,
     plot_option,
+    round_option,
     spade_bonus_option,
     stake_options,
     stdin_stream,
@@ -233,6 +234,7 @@ def _opened(source: str):
     callback=_load_deal_range,
     help="Show only deal N, or deals N to M (the totals stay the whole night's).",
 )
+@round_option
 @plot_option("deals")
 @format_option(SESSION_FORMATS)
 @style_option
@@ -248,6 +250,7 @@ def session(
     totals_only,
     skip_invalid,
     shown_deals,
+    round_unit,
     plot,
     fmt,
     style,
@@ -333,7 +336,7 @@ def session(
                 svg = night_svg(players, (running[1 if money else 0] for running in runnings), money=money)
                 write_plot(plot, svg, list(sources))
             if spool is None:
-                _print_totals(ledger, fmt, style, money, ", ".join(names), several)
+                _print_totals(ledger, fmt, style, money, ", ".join(names), several, round_unit)
                 return
             if explain not in (None, "*"):  # one pair: both must play in the night, named exactly
                 try:
@@ -344,7 +347,7 @@ def session(
             if shown_deals is not None and shown_deals[0] > ledger.deals:
                 raise InvalidDeals([f"--deal {shown_deals[0]}: {names[0]} has {ledger.deals} deals"])
             width = spool.cell_width(money)
-            _print_session(ledger, spool.items(), fmt, style, money, ", ".join(names), several, width)
+            _print_session(ledger, spool.items(), fmt, style, money, ", ".join(names), several, width, round_unit)
     except InvalidDeals as invalid:
         for problem in invalid.problems:
             click.echo(f"Error: {bounded(problem)}", err=True)
@@ -360,16 +363,16 @@ class InvalidDeals(Exception):
         self.problems = problems
 
 
-def _print_totals(ledger, fmt: str, style: str, money: bool, name: str, several: bool = False) -> None:
+def _print_totals(ledger, fmt: str, style: str, money: bool, name: str, several: bool = False, unit=None) -> None:
     from cpscore import formatting, session_views
 
     if fmt == "table":  # the rules and the stakes, then the totals
         heading = session_views.title(ledger, name, money, several)
-        text = heading + "\n" + session_views.render_totals(ledger, style, money, True)
+        text = heading + "\n" + session_views.render_totals(ledger, style, money, True, unit)
         click.echo(text, nl=False)
     elif fmt in ("json", "jsonl"):
         data = formatting.versioned(
-            {"rules": ledger.rules.id, "stake": ledger.first_stake, **session_views.totals_data(ledger)}
+            {"rules": ledger.rules.id, "stake": ledger.first_stake, **session_views.totals_data(ledger, unit)}
         )
         text = formatting.render_json(data) if fmt == "json" else session_views.compact_json(data) + "\n"
         click.echo(text, nl=False)
@@ -386,17 +389,18 @@ def _print_session(
     name: str,
     several: bool = False,
     cell_width: int = 0,
+    unit=None,
 ) -> None:
     """Stream the deals, written in the chosen format as they were settled, then the totals."""
     from cpscore import session_views
 
     if fmt == "jsonl":
-        chunks = session_views.session_lines(ledger, deals)
+        chunks = session_views.session_lines(ledger, deals, unit)
     elif fmt == "json":
-        chunks = session_views.session_json(ledger, deals)
+        chunks = session_views.session_json(ledger, deals, unit)
     elif fmt == "csv":
         chunks = session_views.session_csv(deals)
     else:
-        chunks = session_views.session_table(ledger, deals, name, style, money, several, cell_width)
+        chunks = session_views.session_table(ledger, deals, name, style, money, several, cell_width, unit)
     for chunk in chunks:
         click.echo(chunk, nl=False)
