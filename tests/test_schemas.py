@@ -25,8 +25,8 @@ from cpscore.scoring import settle
 sys.path.insert(0, str(pathlib.Path(__file__).parent.parent / "benchmarks"))
 from make_session import write_session  # noqa: E402
 
-SCHEMAS = ("score", "session", "session-line", "session-totals", "stats", "check", "arrange")
-EXAMPLES = sorted((pathlib.Path(__file__).parent.parent / "examples").glob("*.txt"))
+SCHEMAS = ("score", "session", "session-line", "session-totals", "stats", "check", "arrange", "standings")
+EXAMPLES = sorted((pathlib.Path(__file__).parent.parent / "examples").rglob("*.txt"))
 
 
 def schema(name: str) -> dict:
@@ -74,6 +74,8 @@ def test_every_output_of_the_examples_is_valid_and_versioned(example):
         ("session", ["session", str(example), "--format", "json", *rules]),
         ("session-totals", ["session", str(example), "--format", "json", "--totals", *rules]),
         ("stats", ["stats", str(example), "--format", "json", *rules]),
+        ("session", ["session", str(example), "--format", "json", "--round", "5", *rules]),
+        ("session-totals", ["session", str(example), "--format", "json", "--totals", "--round", "0.5", *rules]),
     ):
         result = run(*arguments)
         if result.exit_code != 0:  # a deal file is not a session, and the other way round
@@ -158,6 +160,16 @@ def test_a_changed_format_fails_its_schema(name, break_it):
     data = loads(run(name, str(example), "--format", "json").stdout)
     break_it(data)
     assert list(validator(name).iter_errors(data))
+
+
+@pytest.mark.parametrize("options", [[], ["--round", "5"]], ids=["plain", "rounded"])
+def test_the_club_season_is_a_valid_standings_output(options):
+    club = pathlib.Path(__file__).parent.parent / "examples" / "club"
+    data = loads(run("standings", str(club), "--format", "json", *options).stdout)
+    assert data["format_version"] == FORMAT_VERSION
+    valid("standings", data)
+    data.pop("nights")
+    assert list(validator("standings").iter_errors(data))
 
 
 def test_a_deal_line_and_the_totals_line_are_told_apart():
