@@ -1052,7 +1052,7 @@ def kernel(
         if equal and any(home_run):
             _split_equally(changed, home_run)
         if cuts:
-            standing = _cut(changed, owners, rules, standing)
+            standing = _cut(changed, owners, rules, standing, button_order(seats, changed))
         pairs = [PairOutcome(pair) for pair in changed]
         units, money = _sums(pairs, count)
     fantasylands: list[Fantasyland | None] = [None] * count
@@ -1134,7 +1134,7 @@ def _results(
         )
     if model.cuts:
         changed = [list(pair) for pair in pairs]
-        standing = _cut(changed, owners, rules, standing)
+        standing = _cut(changed, owners, rules, standing, button_order(seats, changed))
         pairs = [PairOutcome(pair) for pair in changed]
     units, money = _sums(pairs, count)
     # No cards: nobody enters or stays in Fantasyland (docs/rules.md 13).
@@ -1205,9 +1205,43 @@ def _split_equally(pairs: list[list[Any]], home_run: list[bool]) -> None:
             pair[_AMOUNT] = pair[_UNITS] * pair[_STAKE]
 
 
-def _cut(pairs: list[list[Any]], owners: list[str], rules: RuleSet, standing: Standing | None) -> Standing:
-    """Cut each payment, in the order the pairs are paid, so that no player's net
-    passes the cap and nobody pays more than their stack or wins from one
+def button_order(seats: Sequence[Seat], pairs: Sequence[Sequence[Any]]) -> list[int] | None:
+    """The order the pairs are paid in when a seat is marked as the dealer
+    (``; dealer``): the listing order, from the seat after the dealer's (the
+    seat to the left of the button, docs/rules.md 12), as positions in
+    ``pairs``; None when no seat is the dealer (the first seat listed is then
+    the one to the left of the button).
+
+    >>> from cpscore.deal import Seat
+    >>> seats = [Seat(name, name, None, (), False, False, False, dealer=name == "B") for name in "ABC"]
+    >>> button_order(seats, [(0, 1), (0, 2), (1, 2)])  # C, A, B: C-A, C-B, then A-B
+    [1, 2, 0]
+    """
+    dealer = next((index for index, seat in enumerate(seats) if seat.dealer), None)
+    if dealer is None:
+        return None
+    count = len(seats)
+
+    def place(index: int) -> int:
+        return (index - dealer - 1) % count
+
+    def key(position: int) -> tuple[int, int]:
+        a, b = sorted((place(pairs[position][_I]), place(pairs[position][_J])))
+        return a, b
+
+    return sorted(range(len(pairs)), key=key)
+
+
+def _cut(
+    pairs: list[list[Any]],
+    owners: list[str],
+    rules: RuleSet,
+    standing: Standing | None,
+    order: list[int] | None = None,
+) -> Standing:
+    """Cut each payment, in the order the pairs are paid (``order``, positions
+    in ``pairs``: :func:`button_order`; None: as listed), so that no player's
+    net passes the cap and nobody pays more than their stack or wins from one
     opponent more than the opponent's stack (docs/rules.md 12)."""
     cap = rules.money.cap
     players = dict.fromkeys(owners)
@@ -1228,7 +1262,7 @@ def _cut(pairs: list[list[Any]], owners: list[str], rules: RuleSet, standing: St
             for player in players:
                 if player not in stacks:
                     raise DealError(f"{player} has no stack: the session's players bought in without them")
-    for pair in pairs:
+    for pair in pairs if order is None else [pairs[position] for position in order]:
         owed = pair[_AMOUNT]
         pair[_OWED] = owed
         if not owed:

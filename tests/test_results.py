@@ -109,6 +109,30 @@ def test_a_cap_table_stakes_and_pair_stakes_treat_results_as_units(tmp_path):
     assert [(entry["name"], entry["amount"]) for entry in totals] == [("Amy", 8), ("Bob", -3), ("Cy", -5)]
 
 
+@pytest.mark.parametrize(
+    "dealer, amounts",
+    [(None, [3, -2, -1]), ("Bob", [3, 0, -3]), ("Amy", [3, -2, -1]), ("Cy", [3, -2, -1])],
+    ids=["no-dealer", "bob-deals", "amy-deals", "cy-deals"],
+)
+def test_payments_under_a_cap_go_round_from_the_left_of_the_dealer(tmp_path, dealer, amounts):
+    cap = tmp_path / "cap.toml"
+    cap.write_text('preset = "2-4"\ncap = 3\n')
+    lines = {"Amy": "+6", "Bob": "-2", "Cy": "-4"}
+    text = "".join(f"{name}: {value}{' ; dealer' if name == dealer else ''}\n" for name, value in lines.items())
+    assert [player["amount"] for player in scored(text, "--rules", str(cap))["players"]] == amounts
+
+
+@pytest.mark.parametrize(
+    "dealer, amounts", [("", [-5, 3, 2]), (" ; dealer", [-5, 0, 5])], ids=["listing-order", "bob-deals"]
+)
+def test_table_stakes_pay_from_the_left_of_the_dealer(tmp_path, dealer, amounts):
+    night = tmp_path / "night.txt"
+    night.write_text(f"@rules pineapple-ru\n@buy-in 5\n\nAmy: -9\nBob: +3{dealer}\nCy: +6\n")
+    totals = json.loads(ok("session", "--totals", "--format", "json", str(night)))["totals"]
+    # Listing order: Amy pays Bob 3, then Cy what she has left (2).  Bob deals: Cy-Amy first (5), then Bob gets 0.
+    assert [entry["amount"] for entry in totals] == amounts
+
+
 def test_a_night_mixes_card_deals_and_results(tmp_path):
     night = tmp_path / "night.txt"
     night.write_text(f"@rules 1-6\n@stake 10\n\nAmy: {AMY}\nBob: {BOB}\n\nAmy: -5 ; dealer\nBob: +5\n")
