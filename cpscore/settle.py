@@ -39,9 +39,10 @@ any settlement can move (each player owed must receive at least what is
 owed): among the settlements with the fewest payments, this one also moves
 the least money, whatever the split.
 
-The search takes well under a second for 24 players left after the pairs in
-the checks run (random balances, from a few units to millions, whole or to
-the cent), but the worst case grows exponentially: with more than ``limit``
+The search takes at most about a second for 24 players left after the pairs
+in the checks run (random balances, from a few units to millions, whole or to
+the cent: 0.01 s for 20 players, up to 1.1 s for 24 with balances within
+±200), but the worst case grows exponentially: with more than ``limit``
 players left it is skipped, and the largest debtor pays the largest creditor
 over all of them (at most one payment fewer than players), with ``exact``
 false so the caller can say the count may not be the fewest.
