@@ -149,7 +149,7 @@ def running_svg(
         f' role="img" aria-label="{_escape(label)}" data-values="{"money" if money else "units"}"'
         f' font-family="{_FONT}">',
         f"<title>{_escape(label)}</title>",
-        f"<desc>{_escape(axis)}: {_escape(', '.join(f'{n} {t}' for n, t in zip(names, legend.totals)))}</desc>",
+        f"<desc>{_escape(axis.rstrip('.:'))}: {_escape(', '.join(f'{n} {t}' for n, t in zip(names, legend.totals)))}</desc>",
         f'<rect width="{WIDTH}" height="{height}" fill="#fff"/>',
     ]
     zero = _n(y(0))

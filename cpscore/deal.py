@@ -334,9 +334,11 @@ def _seat(entry: Entry, flags: dict[str, set[str]]) -> Seat:
         return Seat(name, owner(name), None, tuple(found), False, False, False)
     prefix = f"{entry.where}: " if entry.where else ""
     text, markers = _markers(text, prefix, name)
-    markers |= {marker for marker, names in flags.items() if name in names}
+    flagged = {marker for marker, names in flags.items() if name in names}
     if RESULT.match(text) or text.lstrip()[:1] in ("+", "-"):  # a card never starts with a sign
-        return _result_seat(entry, text, markers, prefix)
+        # Fantasyland as the session marks it: a results deal has no hand to play it in (the player leaves it).
+        return _result_seat(entry, text, markers | (flagged - {"fantasyland"}), prefix, "fantasyland" in flagged)
+    markers |= flagged
     if not text.strip():
         if "surrender" not in markers:
             raise DealError(f"{prefix}{entry.name}: no hand (write the 13 cards, or 'surrender')")
@@ -369,8 +371,10 @@ def _seat(entry: Entry, flags: dict[str, set[str]]) -> Seat:
     )
 
 
-def _result_seat(entry: Entry, text: str, markers: set[str], prefix: str) -> Seat:
-    """A player's result written instead of cards (``Amy: +6``): units, exact."""
+def _result_seat(entry: Entry, text: str, markers: set[str], prefix: str, playing: bool = False) -> Seat:
+    """A player's result written instead of cards (``Amy: +6``): units, exact;
+    ``playing``: the session has the player in Fantasyland (a marker written
+    on the line is refused: a result has no hand)."""
     name = entry.name
     if owner(name) != name:
         raise DealError(f"{prefix}{name}: a result is a player's, not one hand's: write it once for {owner(name)}")
@@ -380,11 +384,13 @@ def _result_seat(entry: Entry, text: str, markers: set[str], prefix: str) -> Sea
             f"{prefix}{name}: a result cannot be marked '{refused[0]}' (it has no hand): write the cards, or the result alone"
         )
     written = text.strip()
+    if written[:1] in ("+", "-") and written[1:2].isspace():
+        raise DealError(f"{prefix}{name}: result {shown(written)}: write the sign next to the number ({written[0]}6)")
     try:
         units = parse_amount(written[1:] if written.startswith("+") else written)
     except AmountError as error:
         raise DealError(f"{prefix}{name}: result {error}") from None
-    return Seat(name, name, None, (), False, False, False, "banker" in markers, units, "dealer" in markers)
+    return Seat(name, name, None, (), False, False, playing, "banker" in markers, units, "dealer" in markers)
 
 
 def result_text(units: Amount) -> str:

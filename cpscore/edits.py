@@ -207,7 +207,6 @@ class _Edit:
                 header.buy_in,
                 header.players,
                 header.date,
-                header.payments,
             )
 
         if values(again) != values(header):
@@ -515,7 +514,9 @@ def _facts(deal: DealText) -> tuple[tuple[tuple[str, str], ...], tuple[tuple[str
     """What a deal says, wherever it is in the file: its entries' names and
     texts, and the stake lines before it (``changes``, where the session reads them)."""
     entries = tuple((entry.name, entry.text) for entry in deal.entries)
-    changes = tuple((change[0], change[1]) for change in getattr(deal, "changes", ()))
+    # A payment (@paid) is never moved nor removed: where it stands, before a deal, at the top
+    # or at the end, it counts the same, so a removal may leave it at the top or the end.
+    changes = tuple((change[0], change[1]) for change in getattr(deal, "changes", ()) if change[0] != "paid")
     return entries, changes
 
 

@@ -18,7 +18,16 @@ from cpscore.hands import describe, rank_letters
 from cpscore.naturals import Natural, label
 from cpscore.records import Record
 from cpscore.rules import RuleSet
-from cpscore.scoring import FALSE_CLAIM, Assessment, Fantasyland, HandReport, PlayerResult, Row, Settlement
+from cpscore.scoring import (
+    FALSE_CLAIM,
+    Assessment,
+    Fantasyland,
+    HandReport,
+    PlayerResult,
+    Row,
+    Settlement,
+    button_order,
+)
 
 if TYPE_CHECKING:
     from collections.abc import Callable
@@ -402,7 +411,9 @@ def cuts(settlement: Settlement) -> dict[int, Cut]:
     """The cut payments of a deal, by the pair's index: the payments are followed
     in the order they were made (the pairs' order) from what the players held
     before the deal (the standing after it, less the deal's money), reading each
-    payment's amount from the pair; nothing is cut again here."""
+    payment's amount from the pair; nothing is cut again here.  With a dealer
+    marked, the order goes round from the seat to the dealer's left, as the
+    kernel paid them (:func:`cpscore.scoring.button_order`)."""
     pairs = settlement.pairs
     if not any(pair.cut for pair in pairs):
         return {}
@@ -417,7 +428,11 @@ def cuts(settlement: Settlement) -> dict[int, Cut]:
     if standing is not None and standing.stacks is not None:
         stacks = {name: standing.stacks[name] - amount for name, amount in money.items()}
     found = {}
-    for index, pair in enumerate(pairs):
+    seats = [player.seat for player in settlement.players]
+    place = {seat.name: index for index, seat in enumerate(seats)}
+    order = button_order(seats, [(place[pair.a], place[pair.b]) for pair in pairs])
+    for index in range(len(pairs)) if order is None else order:
+        pair = pairs[index]
         if not pair.owed:
             continue
         payer, payee = (owner[pair.b], owner[pair.a]) if pair.owed > 0 else (owner[pair.a], owner[pair.b])

@@ -195,7 +195,8 @@ def header_pair_stakes(header: Header) -> tuple[dict[frozenset[str], Amount], di
 def same_hands_key(deal: Deal) -> tuple:
     """What makes two deals the same deal dealt twice: each player's hand (the
     cards of each row, in any order within the row, or the 13 cards of an
-    unset hand) and markers, whatever the order of the lines."""
+    unset hand) and markers, whatever the order of the lines; for a results
+    deal, the results and who dealt."""
     return tuple(
         sorted(
             (
@@ -207,6 +208,7 @@ def same_hands_key(deal: Deal) -> tuple:
                 seat.waive,
                 seat.banker,
                 seat.result,
+                seat.dealer and seat.result is not None,  # results recur: who dealt tells two deals apart
             )
             for seat in deal.seats
         )
@@ -400,11 +402,12 @@ class Night:
         if seen is not None:
             key = same_hands_key(deal)
             self.repeat_of = seen.get(key)
-            if self.repeat_of is None:
-                seen[key] = (text.number, deal_digest(text))
-            elif deal.seats[0].result is not None and self.repeat_of[0] != text.number - 1:
+            if deal.seats[0].result is not None:
                 # The same results come again in a night: only the deal just before is a double entry.
-                self.repeat_of = None
+                if self.repeat_of is not None and self.repeat_of[0] != text.number - 1:
+                    self.repeat_of = None
+                seen[key] = (text.number, deal_digest(text))  # the latest: a retry repeats the deal just added
+            elif self.repeat_of is None:
                 seen[key] = (text.number, deal_digest(text))
         return deal, outcome
 
@@ -421,8 +424,12 @@ class Night:
         ledger = self.ledger
         for payment in ledger.payments:  # never silent: a payment by or to someone who played no deal
             for name in (payment.payer, payment.payee):
-                if name not in ledger.units:
-                    self.warnings.append(f"{payment.where}: @paid names {name}, who plays no deal of the night")
+                if name in ledger.units:
+                    continue
+                other = ledger.owners.alike(name)
+                if other is not None:  # a player of the night, spelled another way: refused, as in a deal
+                    raise DealError(look_alike(name, f"{payment.where}: @paid", *other))
+                self.warnings.append(f"{payment.where}: @paid names {name}, who plays no deal of the night")
         pairs = []
         for pair, where in {**self.places, **ledger.pair_places}.items():
             a, b = sorted(pair)

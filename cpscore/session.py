@@ -363,7 +363,7 @@ def night_date(header: Header) -> str | None:
         return None
     where = header.where.get("date", "")
     where = where if where.startswith("--") else f"{where}: @date"  # an option (add --date), or a line
-    if not re.fullmatch(r"\d{4}-\d{2}-\d{2}", header.date):
+    if not re.fullmatch(r"[0-9]{4}-[0-9]{2}-[0-9]{2}", header.date):
         raise DealError(f"{where} {shown(header.date, 40)} is not a date written YYYY-MM-DD (for example 2026-12-03)")
     import datetime
 

@@ -483,14 +483,22 @@ def _versus(ledger: Ledger, index: int, style: str) -> str:
 
 
 def totals_csv(ledger: Ledger) -> str:
-    """``player,units,amount``: one row per player (``session --totals --format csv``)."""
+    """``player,units,amount``: one row per player (``session --totals --format
+    csv``); with payments (``@paid``), ``paid`` and ``balance`` too, and a row
+    for a player who only paid or was paid."""
     import csv
     import io
 
     out = io.StringIO()
     writer = csv.writer(out, lineterminator="\n")
-    writer.writerow(["player", "units", "amount"])
-    writer.writerows([name, number(units), number(amount)] for name, units, amount in ledger.totals())
+    if not ledger.payments:
+        writer.writerow(["player", "units", "amount"])
+        writer.writerows([name, number(units), number(amount)] for name, units, amount in ledger.totals())
+        return out.getvalue()
+    writer.writerow(["player", "units", "amount", "paid", "balance"])
+    for name, balance in ledger.balances().items():
+        units, amount, paid = ledger.units.get(name, 0), ledger.money.get(name, 0), ledger.paid.get(name, 0)
+        writer.writerow([name, number(units), number(amount), number(paid), number(balance)])
     return out.getvalue()
 
 

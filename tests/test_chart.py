@@ -313,6 +313,18 @@ def test_plot_refuses_a_path_it_must_not_write(tmp_path, monkeypatch, plot, mess
     assert {path.name: path.read_bytes() for path in tmp_path.iterdir()} == before
 
 
+@pytest.mark.parametrize(
+    "options", [["--deal", "9"], ["--explain-pair", "Amy:Zed"], ["--plot", "."]], ids=["deal", "pair", "folder"]
+)
+def test_no_chart_is_written_when_the_command_fails(tmp_path, monkeypatch, options):
+    monkeypatch.chdir(tmp_path)
+    shutil.copy(EXAMPLES / "session.txt", tmp_path / "night.txt")
+    plot = [] if "--plot" in options else ["--plot", "chart.svg"]
+    result = cpscore("session", "night.txt", *plot, *options, check=False)
+    assert result.returncode == 2 and result.stdout == ""
+    assert sorted(path.name for path in tmp_path.iterdir()) == ["night.txt"]
+
+
 def test_the_english_words_of_the_chart_are_the_pages():
     from cpscore.chart import ENGLISH
 

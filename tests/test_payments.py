@@ -84,6 +84,11 @@ def test_the_library_counts_the_payments_after_the_last_deal_once():
         ("A: +1\nB: -1\n@paid A B 1\n", "line 3: a @paid line goes between two deals, after a blank line"),
         ("A: +1\nB: -1\n\n@paid A B 1\n@stake 3\n", "line 5: @stake 3 has no deal after it"),
         ("@paid\n\nA: +1\nB: -1\n", "line 1: @paid needs a value"),
+        (
+            "A: +1\nB: -1\n\n@paid b A 1\n",
+            "line 4: @paid: player 'b' and player 'B' (stdin, line 2) differ only by case",
+        ),
+        ("@date ２０２６-12-03\n\nA: +1\nB: -1\n", "@date '２０２６-12-03' is not a date written YYYY-MM-DD"),
     ],
     ids=[
         "no-such-day",
@@ -99,6 +104,8 @@ def test_the_library_counts_the_payments_after_the_last_deal_once():
         "inside-a-deal",
         "stake-after",
         "empty",
+        "look-alike",
+        "wide-digits",
     ],
 )
 def test_malformed_lines_are_refused_naming_the_line(text, message):
@@ -174,6 +181,26 @@ def test_undo_and_remove_keep_the_payments(tmp_path):
     assert json.loads(ok("session", "--format", "json", str(night)))["transfers"] == [
         {"from": "Amy", "to": "Bob", "amount": 4}
     ]
+
+
+@pytest.mark.parametrize("command", [["remove", "1"], ["undo"]], ids=["remove-first", "undo-only"])
+def test_removing_the_deal_before_a_payment_keeps_the_payment(tmp_path, command):
+    night = tmp_path / "night.txt"
+    rest = "\nAmy: +1\nBob: -1\n" if command[0] == "remove" else ""
+    night.write_text(f"Amy: +6\nBob: -6\n\n@paid Bob Amy 2\n{rest}")
+    ok(command[0], str(night), *command[1:])
+    assert night.read_text() == f"@paid Bob Amy 2\n{rest}"
+    result = run("session", "--totals", "--format", "json", str(night))
+    assert result.exit_code == 0, result.stderr
+    assert json.loads(result.stdout)["payments"] == [{"from": "Bob", "to": "Amy", "amount": 2, "after_deal": 0}]
+
+
+def test_the_totals_csv_has_what_was_paid_and_is_still_owed(tmp_path):
+    night = tmp_path / "night.txt"
+    night.write_text(NIGHT)
+    assert ok("session", "--totals", "--format", "csv", str(night)) == (
+        "player,units,amount,paid,balance\nAmy,3,15,-20,-5\nBob,3,15,5,20\nCy,-6,-30,15,-15\n"
+    )
 
 
 def test_add_writes_the_date_of_a_new_night_only(tmp_path):

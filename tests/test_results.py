@@ -85,8 +85,22 @@ def test_a_banker_pairs_each_result_with_the_bank():
         ("Amy: +6 ; dealer\nBob: -6 ; dealer\n", "Amy and Bob are both marked dealer: mark one"),
         ("Amy[1]: +1\nAmy[2]: -1\nBob: 0\n", "Amy[1]: a result is a player's, not one hand's: write it once for Amy"),
         ("Amy: +1e3\nBob: -1e3\n", "Amy: result"),
+        ("Amy: + 6\nBob: -6\n", "Amy: result '+ 6': write the sign next to the number (+6)"),
+        ("Amy: +6\nBob: - 6\n", "Bob: result '- 6': write the sign next to the number (-6)"),
     ],
-    ids=["sum", "mixed", "junk", "sign-only", "surrender", "waive", "two-dealers", "criss-cross", "exponent"],
+    ids=[
+        "sum",
+        "mixed",
+        "junk",
+        "sign-only",
+        "surrender",
+        "waive",
+        "two-dealers",
+        "criss-cross",
+        "exponent",
+        "plus-space",
+        "minus-space",
+    ],
 )
 def test_malformed_results_are_refused(text, message):
     result = run("score", "-", input=text)
@@ -120,6 +134,27 @@ def test_payments_under_a_cap_go_round_from_the_left_of_the_dealer(tmp_path, dea
     lines = {"Amy": "+6", "Bob": "-2", "Cy": "-4"}
     text = "".join(f"{name}: {value}{' ; dealer' if name == dealer else ''}\n" for name, value in lines.items())
     assert [player["amount"] for player in scored(text, "--rules", str(cap))["players"]] == amounts
+
+
+def test_explain_follows_the_payments_in_the_dealers_order(tmp_path):
+    cap = tmp_path / "cap.toml"
+    cap.write_text('preset = "2-4"\ncap = 3\n')
+    text = ok("score", "--explain", "--rules", str(cap), "-", input="Amy: +6\nBob: -2 ; dealer\nCy: -4\n")
+    assert "before this payment Amy stands at +3 and Bob at 0, so at most min(3 - 3, 3 - 0) = 0 can pass" in text
+    assert "before this payment Amy stands at 0 and Cy at 0, so at most min(3 - 0, 3 - 0) = 3 can pass" in text
+
+
+def test_a_results_deal_after_fantasyland_is_read_and_the_player_leaves_it(tmp_path):
+    night = tmp_path / "night.txt"
+    qq = "Qs Qd 2c / 9h 9c 5d 5s 3c / Ah Ad Ac 7s 7d"  # QQ in front: Fantasyland next
+    kk = "Ks Jd 4c / Th Tc 8d 8s 4d / Kh Qh Jh 8h 2h"
+    night.write_text(f"@rules ofc\n\nAmy: {qq}\nBob: {kk}\n")
+    ok("add", str(night), "Amy=+3", "Bob=-3")
+    data = json.loads(ok("session", "--format", "json", str(night)))
+    assert data["deals"][0]["players"][0]["fantasyland"]["next"] is True
+    assert data["deals"][1]["players"][0]["fantasyland"]["status"] == "leaves"
+    again = run("score", "--rules", "ofc", "--fantasyland", "Amy", "-", input="Amy: +3 ; fantasyland\nBob: -3\n")
+    assert again.exit_code == 2 and "cannot be marked 'fantasyland'" in again.stderr
 
 
 @pytest.mark.parametrize(
@@ -178,6 +213,12 @@ def test_add_writes_results_and_refuses_a_retry(tmp_path):
     # the same results as an earlier deal, not the one before, are another deal
     ok("add", str(night), "Amy=+6", "Bob=-2", "Cy=-4")
     assert night.read_text().count("Amy: +6") == 3
+    # a retry after --again is a retry of the deal just added
+    ok("add", str(night), "Amy=+6", "Bob=-2", "Cy=-4", "--again")
+    retry = run("add", str(night), "Amy=+6", "Bob=-2", "Cy=-4")
+    assert retry.exit_code == 2 and "deal 5 (" in retry.stderr
+    # the same results with another dealer are another deal
+    ok("add", str(night), "Amy=+6", "Bob=-2", "Cy=-4", "--dealer", "Cy")
     bad = run("add", str(night), "Amy=+6", "Bob=-2")
     assert bad.exit_code == 2 and "the results sum to +4, not 0" in bad.stderr
 

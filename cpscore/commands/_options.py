@@ -330,6 +330,8 @@ def write_plot(path: str, svg: str, sources: list[str]) -> None:
     from cpscore.errors import CpscoreError, EnvironmentFailure
     from cpscore.safefile import rewrite
 
+    if os.path.isdir(path):
+        raise click.BadParameter(f"{shown(path)} is a folder: name the chart's file", param_hint="'--plot'")
     for source in sources:
         try:
             same = source != "-" and os.path.exists(path) and os.path.samefile(path, source)

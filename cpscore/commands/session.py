@@ -113,7 +113,7 @@ def finish_night(night) -> None:
     from cpscore.errors import CpscoreError
 
     header = night.header
-    if not night.deals and header is not None and not header.where and not header.pair_stakes:
+    if not night.deals and header is not None and not (header.where or header.pair_stakes or header.payments):
         # Nothing but blank lines and comments: most likely the wrong file (a new night has its header).
         raise InputError(f"{night.first} has no deal and no header line: it is empty, or holds only comments")
     try:
@@ -329,15 +329,6 @@ def session(
                     each_deal(deals, spool, source, name)
             finish_night(night)
             ledger, money = night.ledger, night.money
-            if plot:
-                from cpscore.chart import night_svg
-
-                players = [player for player, _, _ in ledger.totals()]
-                svg = night_svg(players, (running[1 if money else 0] for running in runnings), money=money)
-                write_plot(plot, svg, list(sources))
-            if spool is None:
-                _print_totals(ledger, fmt, style, money, ", ".join(names), several, round_unit)
-                return
             if explain not in (None, "*"):  # one pair: both must play in the night, named exactly
                 try:
                     for player in explain:
@@ -346,6 +337,15 @@ def session(
                     raise InvalidDeals([str(error)]) from None
             if shown_deals is not None and shown_deals[0] > ledger.deals:
                 raise InvalidDeals([f"--deal {shown_deals[0]}: {names[0]} has {ledger.deals} deals"])
+            if plot:  # once the night and the options are known good
+                from cpscore.chart import night_svg
+
+                players = [player for player, _, _ in ledger.totals()]
+                svg = night_svg(players, (running[1 if money else 0] for running in runnings), money=money)
+                write_plot(plot, svg, list(sources))
+            if spool is None:
+                _print_totals(ledger, fmt, style, money, ", ".join(names), several, round_unit)
+                return
             width = spool.cell_width(money)
             _print_session(ledger, spool.items(), fmt, style, money, ", ".join(names), several, width, round_unit)
     except InvalidDeals as invalid:

@@ -30,7 +30,7 @@ The routes:
                    last, ``expect``: its number)
 ``GET /api/explain?deal=N&a=A&b=B``  one pair of one deal explained
 ``GET /api/chart.svg?lang=L``  the running totals drawn
-                   (:func:`cpscore.chart.running_svg`, as ``cpscore
+                   (:func:`cpscore.chart.night_svg`, as ``cpscore
                    session --plot`` draws them); 304 for an unchanged night
 =================  =========================================================
 
@@ -753,7 +753,7 @@ def replace(live: Live, body: dict[str, Any]) -> dict[str, object]:
 def chart(source: str | Live, language: str = "en") -> str:
     """``GET /api/chart.svg``: each player's running total over the night's
     deals, money when the table plays for money (else units), drawn by
-    :func:`cpscore.chart.running_svg` (the drawing ``cpscore session --plot``
+    :func:`cpscore.chart.night_svg` (the drawing ``cpscore session --plot``
     writes), its words in ``language`` (``static/words.json``)."""
     from cpscore.chart import ENGLISH, night_svg
 
