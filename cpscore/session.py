@@ -48,7 +48,7 @@ from cpscore.scoring import (
     settlement_of,
     waive_warnings,
 )
-from cpscore.settle import Transfer, absorbed, default_absorber, fewest, rounded
+from cpscore.settle import Transfer, fewest, rounded
 
 #: What an error about a deal already in a session file says after it, when a command adds to the file.
 FIX = "; fix the session file before adding to it"
@@ -1044,36 +1044,45 @@ def transfers(balances: Mapping[str, Amount]) -> list[Transfer]:
 
 class SettleUp(Record):
     """How a night or a season settles up: the ``transfers``; ``exact``:
-    whether their count is proven the fewest; with rounding, the ``unit``,
-    the player who ``absorber`` the remainder and how much (``absorbed``)."""
+    whether their count is proven the fewest; with rounding, the ``unit`` and
+    what rounding changed in each balance that it changed (``changes``: name
+    to amount, in the order of the balances), and ``square``: whether the
+    balances were square before rounding."""
 
-    __slots__ = ("transfers", "exact", "unit", "absorber", "absorbed")
+    __slots__ = ("transfers", "exact", "unit", "changes", "square")
 
     def __init__(
-        self, transfers: list[Transfer], exact: bool, unit: Amount | None, absorber: str | None, absorbed: Amount
+        self,
+        transfers: list[Transfer],
+        exact: bool,
+        unit: Amount | None = None,
+        changes: dict[str, Amount] | None = None,
+        square: bool = True,
     ) -> None:
         self.transfers = transfers
         self.exact = exact
         self.unit = unit
-        self.absorber = absorber
-        self.absorbed = absorbed
+        self.changes = changes or {}
+        self.square = square
 
 
 def settle_up(balances: Mapping[str, Amount], unit: Amount | None = None) -> SettleUp:
     """The transfers that settle ``balances``, in the fewest payments; with
-    ``unit``, each balance rounded to a multiple of it first, the player owed
-    the most absorbing the remainder (:mod:`cpscore.settle`).
+    ``unit``, each balance made a multiple of it first, none moved by a unit
+    or more (:func:`cpscore.settle.rounded`).
 
     >>> up = settle_up({"Amy": 29, "Bob": -17, "Cy": -12}, 5)
-    >>> [(t.payer, t.payee, t.amount) for t in up.transfers], up.absorber, up.absorbed
-    ([('Bob', 'Amy', 15), ('Cy', 'Amy', 10)], 'Amy', -4)
+    >>> [(t.payer, t.payee, t.amount) for t in up.transfers], up.changes
+    ([('Bob', 'Amy', 15), ('Cy', 'Amy', 15)], {'Amy': 1, 'Bob': 2, 'Cy': -3})
     """
-    if unit is None or not any(balances.values()):  # nothing to round when everyone is square
+    square = not any(balances.values())
+    if unit is None:
         found = fewest(balances)
-        return SettleUp(found.transfers, found.exact, None, None, 0)
-    absorber = default_absorber(balances)
-    found = fewest(rounded(balances, unit, absorber))
-    return SettleUp(found.transfers, found.exact, unit, absorber, absorbed(balances, unit, absorber))
+        return SettleUp(found.transfers, found.exact, None, None, square)
+    new = rounded(balances, unit)
+    changes = {name: new[name] - balances[name] for name in balances if new[name] != balances[name]}
+    found = fewest(new)
+    return SettleUp(found.transfers, found.exact, unit, changes, square)
 
 
 # Appending a deal ----------------------------------------------------------------------

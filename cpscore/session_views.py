@@ -422,16 +422,18 @@ def transfers_text(ledger: Ledger, unit: Amount | None = None) -> str:
 
 def settle_text(settle: SettleUp) -> str:
     """``To settle:`` and its transfers (or ``Everyone is square.``), with
-    what rounding did and whether the count is the fewest."""
+    what rounding changed and whether the count is the fewest."""
     lines = []
     if settle.unit is not None:
         unit = number(settle.unit)
-        lines.append(
-            f"Rounded to {unit}: each player's balance to the nearest {unit}, and {settle.absorber}'s by the rest "
-            f"({signed(settle.absorbed)}), so that the payments add up."
-        )
+        if settle.changes:
+            changed = ", ".join(f"{name} {signed(change)}" for name, change in settle.changes.items())
+            lines.append(f"Rounded to {unit} (each balance by less than {unit}, the sum kept at 0): {changed}.")
+        else:
+            lines.append(f"Rounded to {unit}: every balance is a multiple of {unit} already.")
     if not settle.transfers:
-        lines.append("Everyone is square.")
+        rounding = "" if settle.unit is None else f" once rounded to {number(settle.unit)}"
+        lines.append("Everyone is square." if settle.square else f"Nothing to pay{rounding}.")
     else:
         lines.append("To settle:")
         lines += [f"  {t.payer} pays {t.payee} {number(t.amount)}" for t in settle.transfers]
@@ -444,15 +446,19 @@ def settle_text(settle: SettleUp) -> str:
 
 
 def settle_data(settle: SettleUp) -> dict[str, object]:
-    """``transfers`` and, when rounded, ``rounding``; ``fewest: false`` when
-    the count is not proven the fewest (too many players for the search)."""
+    """``transfers`` and, when rounded, ``rounding`` (the unit, and each
+    balance's change); ``fewest: false`` when the count is not proven the
+    fewest (too many players for the search)."""
     data: dict[str, object] = {
         "transfers": [{"from": t.payer, "to": t.payee, "amount": t.amount} for t in settle.transfers]
     }
     if not settle.exact:
         data["fewest"] = False
     if settle.unit is not None:
-        data["rounding"] = {"unit": settle.unit, "absorber": settle.absorber, "absorbed": settle.absorbed}
+        data["rounding"] = {
+            "unit": settle.unit,
+            "changes": [{"name": name, "change": change} for name, change in settle.changes.items()],
+        }
     return data
 
 

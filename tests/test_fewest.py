@@ -1,5 +1,5 @@
 """Settle-up in the fewest payments (cpscore.settle.fewest), checked against a
-brute force on small cases, and rounding to a unit (cpscore.settle.rounded)."""
+brute force on small cases (rounding: tests/test_settle.py)."""
 
 import itertools
 import random
@@ -10,7 +10,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from cpscore.settle import absorbed, default_absorber, fewest, rounded
+from cpscore.settle import fewest
 
 
 def settles(balances: dict, transfers) -> bool:
@@ -111,30 +111,3 @@ def test_twenty_players_are_searched_exactly_and_past_the_limit_it_says_so():
     assert not greedy.exact and settles(balances, greedy.transfers)
     assert len(greedy.transfers) <= len(balances) - 1
     assert len(settled.transfers) <= len(greedy.transfers)
-
-
-@pytest.mark.parametrize("unit", [Decimal("0.5"), 1, 5], ids=["half", "one", "five"])
-@given(
-    values=st.lists(
-        st.integers(min_value=-5000, max_value=5000).map(lambda c: Decimal(c).scaleb(-2)), min_size=1, max_size=6
-    )
-)
-@settings(max_examples=100, deadline=None)
-def test_rounding_keeps_the_sum_and_only_the_absorber_takes_the_rest(unit, values):
-    values = [*values, -sum(values)]
-    balances = {f"P{index}": value for index, value in enumerate(values)}
-    absorber = default_absorber(balances)
-    new = rounded(balances, unit, absorber)
-    assert sum(new.values()) == 0
-    assert all(value % unit == 0 for value in new.values())
-    for name, value in balances.items():
-        if name != absorber:
-            assert abs(new[name] - value) <= Decimal(unit) / 2
-    assert absorbed(balances, unit, absorber) == new[absorber] - balances[absorber]
-    assert settles(new, fewest(new).transfers)
-
-
-@pytest.mark.parametrize("unit", [0, -1], ids=["zero", "negative"])
-def test_a_unit_must_be_positive(unit):
-    with pytest.raises(ValueError):
-        rounded({"Amy": 1, "Bob": -1}, unit, "Amy")

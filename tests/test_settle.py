@@ -1,6 +1,6 @@
 """cpscore.settle: settle-up in the fewest payments (checked against a brute
 force over every split into groups summing to zero), its rules for ties, the
-fallback past the limit, and rounding to a unit with an absorber."""
+fallback past the limit, and rounding to a unit (the largest remainder method)."""
 
 import random
 from decimal import Decimal
@@ -9,7 +9,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from cpscore.settle import LIMIT, Settlement, Transfer, absorbed, default_absorber, fewest, rounded
+from cpscore.settle import LIMIT, Settlement, Transfer, fewest, rounded
 
 NAMES = ["Amy", "Bob", "Cy", "Dee", "Eve", "Fay", "Gus", "Hal", "Ivy", "Jo"]
 
@@ -348,106 +348,66 @@ def multiple(value, unit):
 
 
 @pytest.mark.parametrize(
-    ("balances", "unit", "absorber", "expected", "gained"),
+    ("balances", "unit", "expected"),
     [
         pytest.param(
             {"Amy": Decimal("10.49"), "Bob": Decimal("-3.26"), "Cy": Decimal("-7.23")},
             1,
-            "Amy",
             {"Amy": 10, "Bob": -3, "Cy": -7},
-            Decimal("-0.49"),
             id="unit-1",
         ),
         pytest.param(
             {"Amy": Decimal("10.4"), "Bob": Decimal("-3.3"), "Cy": Decimal("-7.1")},
             Decimal("0.5"),
-            "Amy",
             {"Amy": Decimal("10.5"), "Bob": Decimal("-3.5"), "Cy": -7},
-            Decimal("0.1"),
             id="unit-0.5",
         ),
+        pytest.param({"Amy": 13, "Bob": -7, "Cy": -6}, 5, {"Amy": 15, "Bob": -10, "Cy": -5}, id="unit-5"),
+        pytest.param({"Amy": Decimal("2.5"), "Bob": Decimal("-2.5")}, 1, {"Amy": 3, "Bob": -3}, id="a-half"),
+        pytest.param({"Amy": 25, "Bob": -25, "Cy": 0}, 5, {"Amy": 25, "Bob": -25, "Cy": 0}, id="already-multiples"),
+        # four players owed 2.5, one owing 10: two round up, by name; nobody owed pays
         pytest.param(
-            {"Amy": 13, "Bob": -7, "Cy": -6},
+            {"Amy": Decimal("2.5"), "Bob": Decimal("2.5"), "Cy": Decimal("2.5"), "Dee": Decimal("2.5"), "Eve": -10},
             5,
-            "Amy",
-            {"Amy": 10, "Bob": -5, "Cy": -5},
-            -3,
-            id="unit-5",
+            {"Amy": 5, "Bob": 5, "Cy": 0, "Dee": 0, "Eve": -10},
+            id="largest-remainders-by-name",
         ),
-        pytest.param(
-            {"Amy": Decimal("2.5"), "Bob": Decimal("-2.5")},
-            1,
-            "Amy",
-            {"Amy": 3, "Bob": -3},
-            Decimal("0.5"),
-            id="halves-away-from-zero",
-        ),
-        pytest.param(
-            {"Amy": 25, "Bob": -25, "Cy": 0},
-            5,
-            "Cy",
-            {"Amy": 25, "Bob": -25, "Cy": 0},
-            0,
-            id="already-multiples",
-        ),
-        pytest.param({"Amy": 0}, 1, "Amy", {"Amy": 0}, 0, id="alone"),
+        pytest.param({"Amy": Decimal("8.22"), "Bob": Decimal("-8.22")}, 1000, {"Amy": 0, "Bob": 0}, id="to-nothing"),
+        pytest.param({"Amy": 0}, 1, {"Amy": 0}, id="alone"),
     ],
 )
-def test_rounded(balances, unit, absorber, expected, gained):
-    result = rounded(balances, unit, absorber)
+def test_rounded(balances, unit, expected):
+    result = rounded(balances, unit)
     assert result == expected
     assert list(result) == list(balances)
     assert [type(value) for value in result.values()] == [type(value) for value in expected.values()]
-    assert absorbed(balances, unit, absorber) == gained
 
 
 units = st.sampled_from([Decimal("0.01"), Decimal("0.05"), Decimal("0.5"), 1, 5, 25])
 
 
-@given(balances(most=9), units, st.data())
-def test_rounded_sums_to_zero_in_multiples(balances, unit, data):
-    if not balances:
-        return
-    absorber = data.draw(st.sampled_from(sorted(balances)))
-    result = rounded(balances, unit, absorber)
+@given(balances(most=9), units)
+def test_rounded_sums_to_zero_in_multiples_none_moved_by_a_unit(balances, unit):
+    result = rounded(balances, unit)
     assert sum(result.values()) == 0
-    assert all(multiple(value, unit) for value in result.values())  # the absorber's too
+    assert all(multiple(value, unit) for value in result.values())
     for name, value in result.items():
         assert type(value) in (int, Decimal)
-        if name != absorber:
-            assert abs(value - balances[name]) * 2 <= unit
-    assert absorbed(balances, unit, absorber) == result[absorber] - balances[absorber]
-    assert rounded(dict(reversed(balances.items())), unit, absorber) == result
+        assert abs(value - balances[name]) < unit
+        assert (value >= 0) == (balances[name] >= 0) or value == 0  # nobody owed pays, nobody owing receives
+        if multiple(balances[name], unit):
+            assert value == balances[name]
+    assert rounded(dict(reversed(balances.items())), unit) == result
 
 
 @pytest.mark.parametrize("unit", [0, -1, Decimal("0"), Decimal("-0.5")], ids=["0", "-1", "0.0", "-0.5"])
 def test_a_unit_must_be_positive(unit):
     with pytest.raises(ValueError, match="the unit must be positive"):
-        rounded({"Amy": 1, "Bob": -1}, unit, "Amy")
+        rounded({"Amy": 1, "Bob": -1}, unit)
 
 
 def test_rounding_refuses():
     with pytest.raises(TypeError, match="not an exact amount"):
-        rounded({"Amy": 1, "Bob": -1}, 0.5, "Amy")
-    with pytest.raises(ValueError, match="'Zed' has no balance"):
-        rounded({"Amy": 1, "Bob": -1}, 1, "Zed")
+        rounded({"Amy": 1, "Bob": -1}, 0.5)
     with pytest.raises(ValueError, match="sum to 1, not 0"):
-        rounded({"Amy": 1}, 1, "Amy")
-
-
-@pytest.mark.parametrize(
-    ("balances", "absorber"),
-    [
-        pytest.param({"Amy": 5, "Bob": 9, "Cy": -14}, "Bob", id="owed-the-most"),
-        pytest.param({"Cy": 9, "Amy": 5, "Bob": 9, "Dee": -23}, "Bob", id="ties-by-name"),
-        pytest.param({"Amy": Decimal("0.5"), "Bob": Decimal("-0.5")}, "Amy", id="decimals"),
-        pytest.param({"Bob": 0, "Amy": 0}, "Amy", id="all-square"),
-    ],
-)
-def test_default_absorber(balances, absorber):
-    assert default_absorber(balances) == absorber
-
-
-def test_no_default_absorber_without_balances():
-    with pytest.raises(ValueError, match="no balances"):
-        default_absorber({})
+        rounded({"Amy": 1}, 1)

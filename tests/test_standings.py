@@ -117,15 +117,20 @@ def test_the_seasons_chart_is_the_running_money_over_the_nights(club):
     assert "<desc>night 3: Amy +5, Bob +55, Cy +30, Dee -90</desc>" in (club.parent / "season.svg").read_text()
 
 
-def test_round_makes_what_people_hand_over_and_says_who_absorbs(club):
+def test_round_makes_what_people_hand_over_and_says_by_how_much(club):
     text = ok("standings", "club", "--round", "25")
-    assert "Rounded to 25: each player's balance to the nearest 25, and Cy's by the rest (+25)" in text
+    assert "Rounded to 25 (each balance by less than 25, the sum kept at 0): Amy -5, Bob +15, Dee -10.\n" in text
     data = json.loads(ok("standings", "club", "--round", "25", "--format", "json"))
-    assert data["rounding"] == {"unit": 25, "absorber": "Cy", "absorbed": 25}
+    assert data["rounding"] == {
+        "unit": 25,
+        "changes": [{"name": "Amy", "change": -5}, {"name": "Bob", "change": 15}, {"name": "Dee", "change": -10}],
+    }
     assert all(transfer["amount"] % 25 == 0 for transfer in data["transfers"])
     # session rounds the same way
     night = json.loads(ok("session", "--format", "json", "--round", "0.5", "club/2026-11-19.txt"))
-    assert night["rounding"] == {"unit": 0.5, "absorber": "Bob", "absorbed": 0}
+    assert night["rounding"] == {"unit": 0.5, "changes": []}
     table = ok("session", "--totals", "--round", "30", "club/2026-11-19.txt")
-    assert "Rounded to 30: each player's balance to the nearest 30, and Bob's by the rest (+10)" in table
+    assert "Rounded to 30 (each balance by less than 30, the sum kept at 0): Bob +10, Cy -10.\n" in table
     assert table.endswith("To settle:\n  Cy pays Bob 30\n")
+    tiny = ok("session", "--totals", "--round", "1000", "club/2026-11-19.txt")
+    assert tiny.endswith("Bob -20, Cy +20.\nNothing to pay once rounded to 1000.\n")

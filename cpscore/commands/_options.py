@@ -297,8 +297,8 @@ def round_option(function):
         "round_unit",
         type=PositiveAmount("UNIT", "round to a coin or a note, such as 0.5, 1 or 5"),
         metavar="UNIT",
-        help="Round what each player is owed to a multiple of UNIT (0.5, 1, 5) before settling up; "
-        "the player owed the most absorbs the remainder, and the transfers say so.",
+        help="Make what each player is owed a multiple of UNIT (0.5, 1, 5) before settling up: each moves by "
+        "less than UNIT, the sum kept at 0, and the output says by how much.",
     )(function)
 
 
