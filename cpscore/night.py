@@ -792,6 +792,12 @@ class Pay:
         players = night.ledger.players()
         self.before = night.ledger.balances()
         for name in (self.payer, self.payee):
+            if owner(name) != name:
+                raise DealError(f"{shown(name)} is a hand, not a player: name the player, {owner(name)}")
+            if "," in name:
+                raise DealError(
+                    f"{shown(name)} has a comma, which separates the names of a @paid line: it cannot be written"
+                )
             if name not in players:
                 other = night.ledger.owners.alike(name)
                 listed = ", ".join(players[:12]) + (", ..." if len(players) > 12 else "")

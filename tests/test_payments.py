@@ -145,8 +145,9 @@ def test_pay_appends_a_line_and_says_what_is_still_owed(tmp_path):
         (["Amy", "Bob", "0"], "Invalid value for 'AMOUNT': '0' is not above 0"),
         (["Amy", "Bob", "1e3"], "Invalid value for 'AMOUNT': '1e3' has an exponent"),
         (["Amy", "Bob", "--", "-5"], "Invalid value for 'AMOUNT': '-5' is not above 0"),
+        (["Amy[1]", "Bob", "5"], "'Amy[1]' is a hand, not a player: name the player, Amy"),
     ],
-    ids=["stranger", "spelling", "self", "zero", "exponent", "negative"],
+    ids=["stranger", "spelling", "self", "zero", "exponent", "negative", "a-hand"],
 )
 def test_pay_refuses_and_leaves_the_file_as_it_was(tmp_path, monkeypatch, args, message):
     monkeypatch.chdir(tmp_path)
