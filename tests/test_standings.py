@@ -86,8 +86,9 @@ def test_files_in_the_order_given_and_the_dates_checked(club):
         (["bad.txt"], "bad.txt, line 1: @paid 'x' is not PAYER PAYEE AMOUNT"),
         (["club", "--round", "0"], "Invalid value for '--round': '0' is not above 0"),
         (["club", "--plot", "x.png"], "write the chart to a file whose name ends in .svg"),
+        (["club", "--round", "5", "--format", "csv"], "Invalid value for '--round': has no effect with --format csv"),
     ],
-    ids=["twice", "stdin", "empty-folder", "missing", "bad-line", "round-zero", "plot-png"],
+    ids=["twice", "stdin", "empty-folder", "missing", "bad-line", "round-zero", "plot-png", "round-csv"],
 )
 def test_refusals(club, args, message):
     (club.parent / "empty").mkdir()
@@ -132,5 +133,7 @@ def test_round_makes_what_people_hand_over_and_says_by_how_much(club):
     table = ok("session", "--totals", "--round", "30", "club/2026-11-19.txt")
     assert "Rounded to 30 (each balance by less than 30, the sum kept at 0): Bob +10, Cy -10.\n" in table
     assert table.endswith("To settle:\n  Cy pays Bob 30\n")
+    csv = run("session", "--round", "5", "--format", "csv", "club/2026-11-19.txt")
+    assert csv.exit_code == 2 and "has no effect with --format csv" in csv.stderr
     tiny = ok("session", "--totals", "--round", "1000", "club/2026-11-19.txt")
     assert tiny.endswith("Bob -20, Cy +20.\nNothing to pay once rounded to 1000.\n")

@@ -281,6 +281,8 @@ def session(
     if explain and totals_only:
         raise click.BadParameter("has no effect with --totals, which prints no deal", param_hint="'--explain'")
     check_style(style, fmt)
+    if round_unit is not None and fmt == "csv":
+        raise click.BadParameter("has no effect with --format csv, which has no transfers", param_hint="'--round'")
     names = ["stdin" if source == "-" else source for source in sources]
     several = len(sources) > 1
     if shown_deals is not None and several:

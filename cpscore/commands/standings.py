@@ -83,6 +83,8 @@ def standings(sources, round_unit, plot, fmt, style) -> None:
 
     gc.enable()
     check_style(style, fmt)
+    if round_unit is not None and fmt == "csv":
+        raise click.BadParameter("has no effect with --format csv, which has no transfers", param_hint="'--round'")
     files = nights_of(sources)
     season = Season()
     seen: dict[tuple[int, int], str] = {}
