@@ -65,7 +65,7 @@ CASES = {
         "\n# nothing\n",
         "Error: stdin has no deal and no header line: it is empty, or holds only comments",
     ),
-    "stats-a-folder": (["stats", "{dir}"], "", "Error: cannot read session file 'd': Is a directory"),
+    "stats-a-folder": (["stats", "{dir}"], "", "Error: 'd' is a folder with no .txt file: give session files, or a folder of them"),
     "score-two-deals-without-a-blank-line": (
         ["score", "{two}"],
         "",

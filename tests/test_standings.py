@@ -137,3 +137,19 @@ def test_round_makes_what_people_hand_over_and_says_by_how_much(club):
     assert csv.exit_code == 2 and "has no effect with --format csv" in csv.stderr
     tiny = ok("session", "--totals", "--round", "1000", "club/2026-11-19.txt")
     assert tiny.endswith("Bob -20, Cy +20.\nNothing to pay once rounded to 1000.\n")
+
+
+def test_stats_counts_a_folder_of_nights_as_session_reads_several_files(club):
+    data = json.loads(ok("stats", "club", "--format", "json"))
+    season = json.loads(ok("standings", "club", "--format", "json"))
+    assert data["deals"] == sum(night["deals"] for night in season["nights"]) == 7
+    by_name = {player["name"]: player for player in season["players"]}
+    for player in data["players"]:
+        assert (player["deals"], player["units"], player["amount"]) == tuple(
+            by_name[player["name"]][key] for key in ("deals", "units", "amount")
+        )
+    # the biggest deals are numbered on through the files: deal 6 is the third night's first
+    bob = next(player for player in data["players"] if player["name"] == "Bob")
+    assert bob["biggest_win"]["deal"] == 6
+    result = run("stats", "-", "club")
+    assert result.exit_code == 2 and "'-' (stdin) goes alone" in result.stderr

@@ -48,7 +48,7 @@ def nights_of(sources: tuple[str, ...]) -> list[str]:
                 entry.path for entry in os.scandir(source) if entry.name.endswith(".txt") and entry.is_file()
             )
             if not found:
-                raise InputError(f"{shown(source, 60)} is a folder with no .txt file: a season is session files")
+                raise InputError(f"{shown(source, 60)} is a folder with no .txt file: give session files, or a folder of them")
             files += found
         else:
             files.append(source)
