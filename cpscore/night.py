@@ -258,8 +258,6 @@ class Night:
         self._seen: dict[tuple, tuple[int, str]] | None = {} if repeats else None
         #: After :meth:`take`: the earlier deal (number, digest) with the same hands (``repeats``), else None.
         self.repeat_of: tuple[int, str] | None = None
-        #: Each file's date (``@date``), as (file, date), for the files that give one.
-        self.dates: list[tuple[str, str]] = []
         self._closing: list[Header] = []  # files read whose payments after the last deal are still to count
 
     # Reading the files of the night --------------------------------------------------
@@ -289,12 +287,16 @@ class Night:
             self._check_more(header, path)
             deals = continued(header, deals, name)
         if date is not None:
-            self.dates.append((name, date))
             self.ledger.dates.append((name, date))
         if header.payments:
             self.ledger.pay_lines(("paid", text, where) for text, where in header.payments)
         self._closing.append(header)
         return deals
+
+    @property
+    def dates(self) -> list[tuple[str, str]]:
+        """Each file's date (``@date``), as (file, date), for the files that give one."""
+        return [] if self._ledger is None else self._ledger.dates
 
     def close_files(self) -> None:
         """Count the payments written after the last deal of each file read
@@ -788,7 +790,6 @@ class Pay:
         existing = decode(current, target)
         night = Night()
         night.settle_text(existing, target, target, keep=lambda result: None, fix=FIX)
-        night.close_files()
         players = night.ledger.players()
         self.before = night.ledger.balances()
         for name in (self.payer, self.payee):

@@ -1022,13 +1022,9 @@ class Ledger:
         """(player, units, money) for every player, in order of first appearance."""
         return [(name, self.units[name], self.money[name]) for name in self.units]
 
-    def transfers(self) -> list[Transfer]:
-        """The payments that settle what is still owed (:meth:`balances`)."""
-        return transfers(self.balances() if self.paid else self.money)
-
     def settle_up(self, unit: Amount | None = None) -> SettleUp:
         """:func:`settle_up` of what is still owed (:meth:`balances`)."""
-        return settle_up(self.balances() if self.paid else self.money, unit)
+        return settle_up(self.balances(), unit)
 
 
 def transfers(balances: Mapping[str, Amount]) -> list[Transfer]:

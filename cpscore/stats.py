@@ -171,9 +171,8 @@ class Stats:
             found = self.players[name] = PlayerStats(name)
         return found
 
-    def _take(self, number: int, hands: Iterable[_Hand], pairs: Iterable[_Pair]) -> None:
+    def _take(self, number: int, hands: Iterable[_Hand], pairs: list[_Pair]) -> None:
         self.deals += 1
-        pairs = list(pairs)
         results = bool(pairs) and pairs[0][2] == "result"  # a deal of results: every pair says so
         self.result_deals += results
         deal_units: dict[str, Amount] = {}
