@@ -324,6 +324,11 @@ def refusal(rules: RuleSet) -> str | None:
             f"the arranger does not model max_per_hand = {royalties.max_per_hand} (rules {rules.id}): it counts"
             " every royalty a hand holds; arrange under a rule file with max_per_hand = 0"
         )
+    if royalties.higher_takes:
+        return (
+            f"the arranger does not model higher_takes (rules {rules.id}): it counts every royalty a hand holds;"
+            " arrange under a rule file with higher_takes = false"
+        )
     return None
 
 

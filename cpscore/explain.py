@@ -90,7 +90,7 @@ def deciding(stronger: int, weaker: int) -> str:
 
 
 def _hand(player: str, row: Row) -> str:
-    return f"{player}'s {describe(row.plain)} ({rank_letters(row.plain)})"
+    return f"{player}'s {describe(row.named)} ({rank_letters(row.named)})"
 
 
 def _ranked(value: int, rules: RuleSet) -> int:
@@ -122,6 +122,8 @@ def foul_reason(
         rows = {row.name: row for row in assessment.rows}
         stronger, weaker = rows[foul.stronger], rows[foul.weaker]
         why = "suits count (suit_foul) " + _suits(stronger.cards, weaker.cards, stronger.plain, rules)
+    elif foul.weaker == "qualifier":
+        why = "low_middle_qualifier"
     else:
         why = deciding(foul.stronger_value, foul.weaker_value)
     if rules is not None and rules.rows.foul_plays and both_fouled:
@@ -160,8 +162,9 @@ def _natural_row(row: str, value: int) -> str:
 _ROW_NATURALS = ("three-straight-flushes", "three-straights", "three-flushes")
 
 
-def _key_words(a: str, natural_a: Natural, b: str, natural_b: Natural) -> str:
-    """Two tie-break keys of the same natural in words (docs/rules.md 7)."""
+def _key_words(a: str, natural_a: Natural, b: str, natural_b: Natural, front_first: bool = False) -> str:
+    """Two tie-break keys of the same natural in words (docs/rules.md 7), a
+    row-based natural's rows in the order they break the tie."""
     key_a, key_b = natural_a.key, natural_b.key
     assert key_a is not None and key_b is not None  # the same natural: both have a tie-break key or neither
     if natural_a.id == "six-pairs":
@@ -184,10 +187,10 @@ def _key_words(a: str, natural_a: Natural, b: str, natural_b: Natural) -> str:
 
         return f"{a}'s pairs run {run(key_a)}, {b}'s {run(key_b)} (the top rank of the highest run)"
     if natural_a.id in _ROW_NATURALS:
-        rows = ("back", "middle", "front")
-        return "; ".join(
-            f"{row} {a} {_natural_row(row, x)} vs {b} {_natural_row(row, y)}" for row, x, y in zip(rows, key_a, key_b)
-        )
+        compared = list(zip(("back", "middle", "front"), key_a, key_b))
+        if front_first:  # natural_row_order = "back-front-middle"
+            compared = [compared[0], compared[2], compared[1]]
+        return "; ".join(f"{row} {a} {_natural_row(row, x)} vs {b} {_natural_row(row, y)}" for row, x, y in compared)
     return f"{a} {key_a}, {b} {key_b}"  # pragma: no cover - every natural with a key is named above
 
 
@@ -210,7 +213,8 @@ def _natural_tie_break(a: str, natural_a: Natural, b: str, natural_b: Natural, r
         return f"both {name}: docs/rules.md gives no tie-break, a tie"
     if natural_a.key is None:
         return f"both {name}: docs/rules.md gives no tie-break{high}: {verdict}"
-    return f"both {name}: {_key_words(a, natural_a, b, natural_b)}{high}: {verdict}"
+    front_first = rules.naturals.natural_row_order == "back-front-middle"
+    return f"both {name}: {_key_words(a, natural_a, b, natural_b, front_first)}{high}: {verdict}"
 
 
 def _claimed(player: PlayerResult, rules: RuleSet) -> list[str]:
@@ -267,9 +271,17 @@ def _naturals(pair: PairResult, a: PlayerResult, b: PlayerResult, rules: RuleSet
                 f"{why} natural ranks higher and collects its own value"
             )
     else:
-        holder = a if natural_a else b
+        holder, other = (a, b) if natural_a else (b, a)
         assert holder.natural is not None  # a natural decided the pair
-        lines.append(f"{holder.name} claims {_natural_words(holder.natural)}: it is paid at once, no rows are played")
+        if other.seat.surrendered and not rules.naturals.natural_beats_surrender:
+            lines.append(
+                f"{holder.name} claims {_natural_words(holder.natural)} and {other.name} surrendered: "
+                "a natural collects nothing from a surrendered hand (natural_beats_surrender false)"
+            )
+        else:
+            lines.append(
+                f"{holder.name} claims {_natural_words(holder.natural)}: it is paid at once, no rows are played"
+            )
     lines.append(f"natural {signed(pair.natural)}; naturals are never multiplied")
     return lines
 
@@ -344,10 +356,10 @@ def _rows(pair: PairResult, a: PlayerResult, b: PlayerResult, settlement: Settle
             what = f"{a.name if outcome > 0 else b.name} takes it" if outcome else "both fouled: no row is played"
             why = ""
         elif note == "banker":
-            what = f"tie: both {describe(mine.plain)} ({rank_letters(mine.plain)})"
+            what = f"tie: both {describe(mine.named)} ({rank_letters(mine.named)})"
             why = f"a tied row goes to the banker, {settlement.banker} (banker_wins_ties)"
         elif outcome == 0:
-            what, why = f"tie: both {describe(mine.plain)} ({rank_letters(mine.plain)})", ""
+            what, why = f"tie: both {describe(mine.named)} ({rank_letters(mine.named)})", ""
         else:
             winner, loser = (a.name, mine), (b.name, theirs)
             if outcome < 0:
@@ -390,6 +402,9 @@ def _royalty_label(row: Row, rules: RuleSet) -> str:
     """A row's royalty table entry, the one the row is paid (docs/rules.md 6):
     'front KK', 'front trips', 'back full house', 'back quads-A', 'middle steel wheel'."""
     table = rules.royalties.table
+    if row.value < 0:  # a low middle (docs/rules.md 10): its low entry
+        ranks = rank_letters(row.named).replace("-", "")
+        return f"middle low-{'75432' if ranks == '75432' and 'low-75432' in table.middle else ranks[0]}"
     kind = "steel-wheel" if row.plain == STEEL_WHEEL else row.category
     ranks = rank_letters(row.plain).replace("-", "")
     if row.name == "front":
@@ -486,8 +501,11 @@ def _royalties(pair: PairResult, a: PlayerResult, b: PlayerResult, settlement: S
     extra = f" ({'; '.join(notes)})" if notes else ""
     table = f"{rules.id} table{extra}"
     lines = _spade_lines(a, b, rules)
+    if rules.royalties.higher_takes:
+        notes.append("of two royalties in one row only the row's winner collects (higher_takes)")
+        table = f"{rules.id} table ({'; '.join(notes)})"
     if mode == "holder":
-        mine, theirs = pair_royalties(rules, core_a, core_b)
+        mine, theirs = pair_royalties(rules, core_a, core_b, pair.rows)
         return lines + [
             f"royalties (paid by holder, {table}): {_royalty_entries(a, mine, rules)}; "
             f"{_royalty_entries(b, theirs, rules)}; net {signed(pair.royalties)}"

@@ -577,7 +577,8 @@ def assessment_data(assessment: Assessment | None, broken: bool = False) -> dict
     rows = {}
     texts = card_texts()
     for row in assessment.rows:
-        category, description, ranks = _row_words(row.plain)
+        # A low middle (its value negated, docs/rules.md 10) is named as a low: A-5-4-3-2 is ace high.
+        category, description, ranks = _row_words(row.named)
         rows[row.name] = {
             "cards": [texts[card.code] for card in row.cards],
             "category": category,
@@ -840,7 +841,7 @@ def render_check(report: HandReport, rules: RuleSet, style: str = DEFAULT_STYLE,
         headers = ["Row", "Cards", "Category", "Ranks"] + (["Royalty"] if royalties else [])
         rows = []
         for row in assessment.rows:
-            cells = [row.name, cards_text(row.cards, colour), describe(row.plain), rank_letters(row.plain)]
+            cells = [row.name, cards_text(row.cards, colour), describe(row.named), rank_letters(row.named)]
             if royalties:
                 cells.append(number(row.royalty))
             rows.append(cells)

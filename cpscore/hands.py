@@ -196,7 +196,15 @@ class Foul(Record):
 
     @property
     def reason(self) -> str:
-        """'front pair of queens (Q-Q-3) beats middle jack high (J-T-8-6-3)'."""
+        """'front pair of queens (Q-Q-3) beats middle jack high (J-T-8-6-3)'; a
+        low middle that does not qualify (``weaker`` is ``qualifier``, its value
+        the highest card allowed): 'middle king high (K-9-5-3-2) is not ten-low or better'."""
+        if self.weaker == "qualifier":
+            low = deuce_to_seven(self.stronger_value)
+            return (
+                f"middle {describe(low)} ({rank_letters(low)}) is not {_NAMES[self.weaker_value][0]}-low or better"
+                " (a low middle must hold no pair, straight or flush, and no higher card)"
+            )
         return (
             f"{self.stronger} {describe(self.stronger_value)} ({rank_letters(self.stronger_value)}) "
             f"beats {self.weaker} {describe(self.weaker_value)} ({rank_letters(self.weaker_value)})"

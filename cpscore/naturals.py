@@ -74,7 +74,10 @@ def compare(a: Natural, b: Natural, rules: RuleSet) -> int:
         return (strength_a > strength_b) - (strength_a < strength_b)
     if a.key != b.key:
         assert a.key is not None and b.key is not None  # the same natural: both have a key or neither
-        return (a.key > b.key) - (a.key < b.key)
+        key_a, key_b = a.key, b.key
+        if a.rows is not None and rules.naturals.natural_row_order == "back-front-middle":
+            key_a, key_b = (key_a[0], key_a[2], key_a[1]), (key_b[0], key_b[2], key_b[1])
+        return (key_a > key_b) - (key_a < key_b)
     if a.high is not None and b.high is not None:
         high_a, high_b = suit_strength(a.high, rules), suit_strength(b.high, rules)
         return (high_a > high_b) - (high_a < high_b)
@@ -365,7 +368,11 @@ class RowScreen:
 
 def _row_claim(kind: str) -> Callable[[Sequence[Card], Facts, Hand | None, RuleSet], Any]:
     def claim(cards: Sequence[Card], facts: Facts, hand: Hand | None, rules: RuleSet) -> Any:
-        return _rows_claim(kind, cards, hand, rules.naturals.ace_high_front_straight, rules.rows.wheel == "second")
+        naturals = rules.naturals
+        front_first = naturals.natural_row_order == "back-front-middle"
+        return _rows_claim(
+            kind, cards, hand, naturals.ace_high_front_straight, rules.rows.wheel == "second", front_first
+        )
 
     return claim
 
@@ -544,10 +551,12 @@ def _five_value(cards: Sequence[Card], kind: str, second: bool = False) -> int |
 
 
 def _rows_claim(
-    kind: str, cards: Sequence[Card], hand: Hand | None, ace_high: bool, second: bool = False
+    kind: str, cards: Sequence[Card], hand: Hand | None, ace_high: bool, second: bool = False, front_first: bool = False
 ) -> _RowsClaim | None:
     """(key, rows) for three rows of ``kind``: the set rows of a set hand, or the
-    strongest arrangement of an unset one."""
+    strongest arrangement of an unset one (``front_first``: strongest by the
+    back, then the front, then the middle; ``natural_row_order``).  The key is
+    (back, middle, front) either way."""
     if hand is not None:
         back = _five_value(hand.back, kind, second)
         if back is None:
@@ -561,7 +570,7 @@ def _rows_claim(
         return (back, middle, front), (hand.back, hand.middle, hand.front)
     if not _possible(kind, cards, ace_high):
         return None
-    return _strongest(kind, cards, ace_high, second)
+    return _strongest(kind, cards, ace_high, second, front_first)
 
 
 _FIVE_WINDOWS = [tuple(range(top - 4, top + 1)) for top in range(6, 15)] + [(14, 2, 3, 4, 5)]
@@ -607,9 +616,12 @@ def _splits(sizes: list[int], rows: list[int]) -> bool:
     return any(_splits(sizes[:i] + [size - row] + sizes[i + 1 :], rest) for i, size in enumerate(sizes) if size >= row)
 
 
-def _strongest(kind: str, cards: Sequence[Card], ace_high: bool, second: bool = False) -> _RowsClaim | None:
+def _strongest(
+    kind: str, cards: Sequence[Card], ace_high: bool, second: bool = False, front_first: bool = False
+) -> _RowsClaim | None:
     """The arrangement into rows of ``kind`` with the strongest back, then middle,
-    then front: (key, rows), or None when there is none."""
+    then front (``front_first``: back, front, middle): (key, rows), or None when
+    there is none."""
     import itertools
 
     best: _RowsClaim | None = None
@@ -623,16 +635,23 @@ def _strongest(kind: str, cards: Sequence[Card], ace_high: bool, second: bool = 
         rest = [card for card in cards if card not in back]
         for middle in itertools.combinations(rest, 5):
             middle_value = _five_value(middle, kind, second)
-            if middle_value is None or (best is not None and (back_value, middle_value) < best[0][:2]):
+            if middle_value is None:
+                continue
+            if not front_first and best is not None and (back_value, middle_value) < best[0][:2]:
                 continue
             front = tuple(card for card in rest if card not in middle)
             front_value = _front_value(front, kind, ace_high)
             if front_value is None:
                 continue
             key = (back_value, middle_value, front_value)
-            if best is None or key > best[0]:
+            if best is None or _order(key, front_first) > _order(best[0], front_first):
                 best = (key, (back, middle, front))
     return best
+
+
+def _order(key: tuple[int, int, int], front_first: bool) -> tuple[int, int, int]:
+    """A (back, middle, front) key in the order rows break ties."""
+    return (key[0], key[2], key[1]) if front_first else key
 
 
 def _candidates(cards: Sequence[Card], kind: str) -> Iterator[tuple[Card, ...]]:

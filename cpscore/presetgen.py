@@ -24,12 +24,15 @@ ORDER = (
     "ofc",
     "ofc-western",
     "pineapple",
+    "turbo",
     "taiwanese",
     "shisanshui",
+    "shisanshui-old",
     "maubinh",
     "capsa",
     "pusoy",
     "pineapple-ru",
+    "pineapple-27",
 )
 
 

@@ -77,7 +77,10 @@ FRONT_KEYS = tuple(letter * 2 for letter in _LETTERS) + tuple(letter * 3 for let
 #: ``quads-A`` for quads of that rank and ``steel-wheel`` (the A-2-3-4-5 straight flush);
 #: ``royal-flush`` and ``steel-wheel`` fall back to ``straight-flush`` when a table has no entry.
 FIVE_CARD_KEYS = (*CATEGORY_IDS[1:], *(f"quads-{letter}" for letter in _LETTERS), "steel-wheel")
-ROW_TABLES = {"front": FRONT_KEYS, "middle": FIVE_CARD_KEYS, "back": FIVE_CARD_KEYS}
+#: Keys of a low middle's table (``low_middle``, docs/rules.md 10): ``low-75432`` for the
+#: best low, ``low-7`` ... ``low-K`` for a low by its highest card (``low-75432`` falls back to ``low-7``).
+LOW_KEYS = ("low-75432", *(f"low-{letter}" for letter in _LETTERS[5:12]))
+ROW_TABLES = {"front": FRONT_KEYS, "middle": (*FIVE_CARD_KEYS, *LOW_KEYS), "back": FIVE_CARD_KEYS}
 _EMPTY: Mapping[str, Amount] = MappingProxyType({})
 
 
@@ -125,6 +128,7 @@ class FantasylandKind(StrEnum):
     NONE = "none"
     STANDARD = "standard"
     PROGRESSIVE = "progressive"
+    DEUCE_TO_SEVEN = "2-7"
 
 
 class CrissCross(StrEnum):
@@ -155,6 +159,13 @@ class NaturalVsNatural(StrEnum):
     NET = "net"
 
 
+class NaturalRowOrder(StrEnum):
+    """The rows compared, in order, to break a tie of row-based naturals (docs/rules.md 7)."""
+
+    BACK_MIDDLE_FRONT = "back-middle-front"
+    BACK_FRONT_MIDDLE = "back-front-middle"
+
+
 class Pairing(StrEnum):
     """Which pairs of hands settle (docs/rules.md 12)."""
 
@@ -164,6 +175,13 @@ class Pairing(StrEnum):
 
 class BankerRotation(StrEnum):
     """Whether the bank passes after each deal (docs/rules.md 12)."""
+
+    FIXED = "fixed"
+    NEXT = "next"
+
+
+class ButtonRotation(StrEnum):
+    """Whether the button passes after each deal (docs/rules.md 12)."""
 
     FIXED = "fixed"
     NEXT = "next"
@@ -194,9 +212,11 @@ CRISS_CROSS = tuple(CrissCross)
 HOME_RUN_SPLITS = tuple(HomeRunSplit)
 NATURAL_ORDERS = tuple(NaturalOrder)
 NATURAL_VS_NATURAL = tuple(NaturalVsNatural)
+NATURAL_ROW_ORDERS = tuple(NaturalRowOrder)
 PAIRINGS = tuple(Pairing)
 BANKER_ROTATIONS = tuple(BankerRotation)
 CAP_SCOPES = tuple(CapScope)
+BUTTON_ROTATIONS = tuple(ButtonRotation)
 SPADE_BONUSES = tuple(SpadeBonus)
 SUITS = "shdc"
 
@@ -234,6 +254,9 @@ class RoyaltyTable(Record):
             found = self.front.get(ranks)
             return found if found is not None else self.front.get(category, 0) if category == "trips" else 0
         table = self.middle if row == "middle" else self.back
+        if category == "low":  # a low middle: ranks are its cards, highest first ("75432")
+            found = table.get(f"low-{ranks}") if ranks == "75432" else None
+            return found if found is not None else table.get(f"low-{ranks[0]}", 0)
         if category in ("royal-flush", "steel-wheel"):
             found = table.get(category)
             if found is not None:
@@ -366,6 +389,40 @@ def _units_or_true(value: object) -> object:
         raise SettingError(f"{shown(value)} is not an amount of money, true or false") from None
 
 
+def _horse(value: object) -> object:
+    """A card (``"As"``), kept as its text as the cards write it, or None for off."""
+    if value is False or value is None:
+        return None
+    from cpscore.cards import parse_card
+    from cpscore.errors import CardError
+
+    if not isinstance(value, str):
+        raise SettingError(f'{shown(value)} is not a card, such as "As", or false')
+    try:
+        card = parse_card(value.strip())
+    except CardError:
+        raise SettingError(f'{shown(value)} is not a card, such as "As", or false') from None
+    return str(card)
+
+
+def _low_qualifier(value: object) -> object:
+    """A rank letter from 7 to K (the highest card a qualifying low holds), or None for off."""
+    if value is False or value is None:
+        return None
+    if isinstance(value, str) and value.upper() in _LETTERS[5:12]:
+        return value.upper()
+    raise SettingError(f'{shown(value)} is not a rank from "7" to "K" (such as "T" for ten-low), or false')
+
+
+def _repeats(value: object) -> object:
+    """A whole number of repeats, or None for ``"unlimited"``."""
+    if value == "unlimited" or value is None:
+        return None
+    if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value <= 99:
+        raise SettingError(f'{shown(value)} is not a whole number from 0 to 99, or "unlimited"')
+    return value
+
+
 def _spade_bonus(value: object) -> object:
     if value is True:
         return SpadeBonus.ROW
@@ -436,6 +493,10 @@ def _royalty_table(value: object) -> object:
     return RoyaltyTable(**rows)
 
 
+#: The units ``true`` turns a natural on with (docs/rules.md 7: "3 when enabled").
+_NATURAL_ON: Mapping[str, int] = MappingProxyType({"no-broadway": 3})
+
+
 def _natural_units(value: object) -> object:
     """The naturals played and their units; a natural given ``false`` (or None) is not played."""
     if not isinstance(value, Mapping):
@@ -444,6 +505,10 @@ def _natural_units(value: object) -> object:
     for key, units in value.items():
         if key not in NATURALS:
             raise _unknown(key, NATURALS)
+        if units is True:  # docs/rules.md 7: no-broadway alone has a value when turned on
+            if key not in _NATURAL_ON:
+                raise SettingError("give its units (true stands for 3 only for no-broadway)", key)
+            units = _NATURAL_ON[key]
         try:
             amount = _units_or_off(units)
         except SettingError as error:
@@ -608,12 +673,23 @@ class Rows(Section):
         Setting("wheel", _choice(Wheel), Wheel.LOWEST, "where A-2-3-4-5 ranks among straights"),
         Setting("low_middle", _flag, False, "the middle plays low (deuce-to-seven): the lower middle wins"),
         Setting("foul_plays", _flag, False, "a fouled hand pays its penalty and still plays its rows"),
+        Setting(
+            "low_middle_qualifier",
+            _low_qualifier,
+            None,
+            "low_middle: the highest card a low middle may hold (no pair, straight or flush); None: any",
+        ),
     )
     __slots__ = _slots(SETTINGS)
     _args = _names(SETTINGS)
     wheel: Wheel
     low_middle: bool
     foul_plays: bool
+    low_middle_qualifier: str | None
+
+    def _check(self) -> None:
+        if self.low_middle_qualifier is not None and not self.low_middle:
+            raise self._error("low_middle_qualifier", "has no effect without low_middle = true")
 
 
 class Royalties(Section):
@@ -650,6 +726,14 @@ class Royalties(Section):
             "royalties.broken_royalties",
         ),
         Setting(
+            "higher_takes",
+            _flag,
+            False,
+            "mode holder: of two royalties in the same row of a pair, only the winner of the row collects",
+            "royalties.higher_takes",
+        ),
+        Setting("ace_bonus", _units, 0, "units each ace held collects from each opponent (Chi Á); 0: off"),
+        Setting(
             "table", _royalty_table, RoyaltyTable(), "units per row and hand; what is not listed pays 0", "royalties"
         ),
     )
@@ -660,9 +744,15 @@ class Royalties(Section):
     max_per_hand: int
     spade_bonus: SpadeBonus | None
     broken_royalties: bool
+    higher_takes: bool
+    ace_bonus: Amount
     table: RoyaltyTable
 
     def _check(self) -> None:
+        if self.higher_takes and self.mode != "holder":
+            raise self._error(
+                "higher_takes", 'has no effect unless mode = "holder" (in the row modes the row\'s winner collects)'
+            )
         if self.broken_royalties and not self.table.pays_back("quads", "straight-flush", "royal-flush", "steel-wheel"):
             raise self._error("broken_royalties", "has no effect: the back table pays no quads and no straight flush")
 
@@ -684,6 +774,18 @@ class Naturals(Section):
         Setting("six_pairs_odd_card", _flag, False, "the odd card breaks a tie of equal six pairs"),
         Setting("ace_high_front_straight", _flag, True, "Q-K-A counts as a three-card straight"),
         Setting("false_claim", _units_or_off, None, "units a false claim pays each opponent; None: an error"),
+        Setting(
+            "natural_row_order",
+            _choice(NaturalRowOrder),
+            NaturalRowOrder.BACK_MIDDLE_FRONT,
+            "the rows that break a tie of three straights, flushes or straight flushes, in order",
+        ),
+        Setting(
+            "natural_beats_surrender",
+            _flag,
+            True,
+            "a natural collects its value from a surrendered hand; false: the pair settles at 0",
+        ),
     )
     __slots__ = _slots(SETTINGS)
     _args = _names(SETTINGS)
@@ -695,6 +797,8 @@ class Naturals(Section):
     six_pairs_odd_card: bool
     ace_high_front_straight: bool
     false_claim: Amount | None
+    natural_row_order: NaturalRowOrder
+    natural_beats_surrender: bool
 
 
 class Multipliers(Section):
@@ -705,6 +809,7 @@ class Multipliers(Section):
         Setting("home_run", _flag, False, "scooping every opponent doubles again"),
         Setting("home_run_min_opponents", _whole(1, 3), 3, "the fewest opponents a home run needs"),
         Setting("home_run_split", _choice(HomeRunSplit), HomeRunSplit.PAIR, "pair: x2 each pair; equal: shared out"),
+        Setting("horse", _horse, None, "the horse card (马牌): its holder's every pair counts double; None: off"),
     )
     __slots__ = _slots(SETTINGS)
     _args = _names(SETTINGS)
@@ -712,6 +817,7 @@ class Multipliers(Section):
     home_run: bool
     home_run_min_opponents: int
     home_run_split: HomeRunSplit
+    horse: str | None
 
     def _check(self) -> None:
         if not self.home_run:
@@ -793,14 +899,26 @@ class Money(Section):
         Setting("cap", _money_or_off, None, "the most a player wins or loses in cap_scope; None: no cap"),
         Setting("cap_scope", _choice(CapScope), CapScope.DEAL, "a deal, or the whole session"),
         Setting("table_stakes", _units_or_true, None, "each stack at the start; True: the session's buy-in; None: off"),
+        Setting(
+            "button_rotation",
+            _choice(ButtonRotation),
+            ButtonRotation.FIXED,
+            "next: the button passes one seat each deal, and payments start left of it",
+        ),
     )
     __slots__ = _slots(SETTINGS)
     _args = _names(SETTINGS)
     cap: Amount | None
     cap_scope: CapScope
     table_stakes: Amount | bool | None
+    button_rotation: ButtonRotation
 
     def _check(self) -> None:
+        if self.button_rotation != "fixed" and self.cap is None and self.table_stakes is None:
+            raise self._error(
+                "button_rotation",
+                "has no effect without a cap or table stakes (the order of payments matters only there)",
+            )
         if self.cap is None and self.cap_scope != "deal":
             raise self._error("cap_scope", "has no effect without a cap")
         stakes = self.table_stakes
@@ -842,13 +960,30 @@ class Ofc(Section):
     SETTINGS = (
         Setting("fantasyland", _choice(FantasylandKind), FantasylandKind.NONE, "how Fantasyland is played"),
         Setting("fantasyland_cards", _whole(13, 14), 13, "cards dealt in standard Fantasyland"),
+        Setting(
+            "fantasyland_middle_stays",
+            _flag,
+            True,
+            "a full house or better in the middle keeps a player in Fantasyland",
+        ),
+        Setting(
+            "fantasyland_repeats",
+            _repeats,
+            1,
+            "the Fantasyland deals in a row a player may stay for after the first; None: unlimited",
+        ),
     )
     __slots__ = _slots(SETTINGS)
     _args = _names(SETTINGS)
     fantasyland: FantasylandKind
     fantasyland_cards: int
+    fantasyland_middle_stays: bool
+    fantasyland_repeats: int | None
 
     def _check(self) -> None:
+        for name in ("fantasyland_repeats", "fantasyland_middle_stays"):
+            if getattr(self, name) != _default(self, name) and self.fantasyland == "none":
+                raise self._error(name, "has no effect without Fantasyland")
         if self.fantasyland_cards != _default(self, "fantasyland_cards") and self.fantasyland != "standard":
             raise self._error("fantasyland_cards", 'has no effect unless fantasyland = "standard"')
 
@@ -907,6 +1042,14 @@ _FILE_ORDER = (
     "cap",
     "cap_scope",
     "table_stakes",
+    "button_rotation",
+    "fantasyland_repeats",
+    "fantasyland_middle_stays",
+    "low_middle_qualifier",
+    "natural_row_order",
+    "natural_beats_surrender",
+    "horse",
+    "ace_bonus",
 )
 _TOP_KEYS = (
     *_FILE_ORDER,
@@ -988,6 +1131,11 @@ class RuleSet(Record):
             raise SettingError(
                 "cannot be combined with low_middle (cpscore does not define suits in a low row)", "suit_order"
             )
+        low_keys = [key for key in self.royalties.table.middle if key.startswith("low-")]
+        if low_keys and not self.rows.low_middle:
+            raise SettingError("has no effect without low_middle = true", f"royalties.middle.{low_keys[0]}")
+        if self.ofc.fantasyland == "2-7" and not self.rows.low_middle:
+            raise SettingError('"2-7" needs low_middle = true (its middle enters Fantasyland low)', "fantasyland")
         if banker.banks and self.methods.criss_cross != "all":
             raise SettingError("banker pairing cannot be combined with criss-cross", "pairing")
         if banker.banker_wins_ties and suits.suit_order is not None:
@@ -1022,9 +1170,14 @@ class RuleSet(Record):
         """The same rule set with some settings changed, by name (``cap=5``):
         each goes to its section, and the result is checked as any rule set is."""
         by_section: dict[str, dict[str, object]] = {}
-        for name, (other, value) in _DEPENDS_ON.items():  # as a rule file's change: a moot setting goes back
-            if name not in changes and other in changes and changes[other] != value:
-                changes[name] = _setting_default(name)
+        for name, needs in _DEPENDS_ON.items():  # as a rule file's change: a moot setting goes back
+            if name not in changes and any(other in changes for other, _ in needs):
+                now = {
+                    other: changes.get(other, _plain(getattr(getattr(self, OWNERS[other]), other)))
+                    for other, _ in needs
+                }
+                if not any(matters(now[other]) for other, matters in needs):
+                    changes[name] = _setting_default(name)
         for name, value in changes.items():
             if name in ("id", "summary", "preset"):
                 by_section.setdefault("", {})[name] = value
@@ -1180,14 +1333,26 @@ def _merge(base: Mapping[str, object], overrides: Mapping[str, object], path: st
     return merged
 
 
-#: Settings that matter only under another setting: (that setting, the value
-#: under which they matter).  One a rule file does not give goes back to its
-#: default when the file turns the other off (else it would have no effect).
-_DEPENDS_ON: Mapping[str, tuple[str, object]] = MappingProxyType(
+#: Settings that matter only under other settings: (that setting, whether its
+#: value makes them matter), any of them.  One a rule file does not give goes
+#: back to its default when the file turns the others off (else it would have no effect).
+def _is(wanted: object) -> Callable[[object], bool]:
+    return lambda value: value == wanted
+
+
+def _on(value: object) -> bool:
+    return value is not None and value is not False and value != "none"
+
+
+_DEPENDS_ON: Mapping[str, tuple[tuple[str, Callable[[object], bool]], ...]] = MappingProxyType(
     {
-        "fantasyland_cards": ("fantasyland", "standard"),
-        "home_run_min_opponents": ("home_run", True),
-        "home_run_split": ("home_run", True),
+        "fantasyland_cards": (("fantasyland", _is("standard")),),
+        "fantasyland_repeats": (("fantasyland", _on),),
+        "fantasyland_middle_stays": (("fantasyland", _on),),
+        "home_run_min_opponents": (("home_run", _is(True)),),
+        "home_run_split": (("home_run", _is(True)),),
+        "low_middle_qualifier": (("low_middle", _is(True)),),
+        "button_rotation": (("cap", _on), ("table_stakes", _on)),
     }
 )
 
@@ -1199,9 +1364,10 @@ def changed_settings(base: RuleSet | Mapping[str, object] | None, changes: Mappi
     back to its default (``_DEPENDS_ON``)."""
     below = base.settings() if isinstance(base, RuleSet) else base if base is not None else {}
     settings = _merge(below, changes)
-    for key, (other, value) in _DEPENDS_ON.items():
-        if key not in changes and key in settings and settings.get(other, _setting_default(other)) != value:
-            settings[key] = _setting_default(key)
+    for key, needs in _DEPENDS_ON.items():
+        if key not in changes and key in settings:
+            if not any(matters(settings.get(other, _setting_default(other))) for other, matters in needs):
+                settings[key] = _setting_default(key)
     return settings
 
 

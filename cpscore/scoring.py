@@ -44,7 +44,7 @@ from cpscore.hands import (
 from cpscore.naturals import Facts, Natural, compare, detect, screen_of
 from cpscore.records import Record
 from cpscore.rules import METHOD_BONUSES, RoyaltyTable, RuleSet
-from cpscore.values import CATEGORY_SHIFT, FULL_HOUSE, PAIR, QUADS, STEEL_WHEEL, TRIPS, WHEEL
+from cpscore.values import CATEGORY_SHIFT, FULL_HOUSE, PAIR, QUADS, STEEL_WHEEL, TRIPS, WHEEL, encode
 
 TWO_OF_SPADES = card_code(2, 3)  # the card the spade bonus looks for (suit 3: spades)
 
@@ -65,7 +65,14 @@ class Row(Record):
 
     @property
     def category(self) -> str:
-        return category(self.plain)
+        """The category id of the row as named (:attr:`named`): a low middle's as the low it is."""
+        return category(self.named)
+
+    @property
+    def named(self) -> int:
+        """The value the row is named by: its poker value, or for a low middle
+        (its value negated, docs/rules.md 10) the low it is (A-5-4-3-2 is ace high)."""
+        return deuce_to_seven(self.plain) if self.value < 0 else self.plain
 
 
 class Core(Record):
@@ -202,6 +209,7 @@ _PAIR_FIELDS = (
     "cut",
     "notes",
     "doubled",
+    "aces",
 )
 
 
@@ -209,12 +217,13 @@ class PairResult(Record):
     """One pair, from ``a``'s side: ``units`` is what b pays a (negative when a
     pays).  ``decided_by`` is ``natural``, ``surrender``, ``rows`` or ``result``; then
     ``units = (row_units + bonus + royalties) * multiplier + penalty + split
-    + natural + surrender``.  ``rows`` are front, middle, back as 1 won, 0 tied,
+    + natural + surrender + aces``.  ``rows`` are front, middle, back as 1 won, 0 tied,
     -1 lost (all 0 when a natural or a surrender decided the pair), and
     ``notes`` what decided each (``suit``, ``banker`` or ``""``).  ``amount`` is
     the money paid: ``units * stake``, or less when a cap or a stack ``cut`` it
     from ``owed``.  ``doubled`` says why the multiplier is not 1: ``scoop``
-    (``scoop_doubles``) and ``home-run``.  The kernel's :class:`PairOutcome`
+    (``scoop_doubles``), ``home-run`` and ``horse`` (the horse card doubles the
+    whole pair, a natural's and a surrender's too).  The kernel's :class:`PairOutcome`
     has the same fields, with seat indexes for the names."""
 
     __slots__ = ("a", "b", *_PAIR_FIELDS)
@@ -240,6 +249,7 @@ class PairResult(Record):
         cut: str = "",
         notes: tuple[str, str, str] = ("", "", ""),
         doubled: tuple[str, ...] = (),
+        aces: Amount = 0,
     ) -> None:
         self.a = a
         self.b = b
@@ -259,7 +269,8 @@ class PairResult(Record):
         self.owed = owed  # with a cap or table stakes: the money before the cut (else 0)
         self.cut = cut  # "cap" or "stack" when it cut the payment, else ""
         self.notes = notes
-        self.doubled = doubled  # why the multiplier is not 1: "scoop", "home-run"
+        self.doubled = doubled  # why the pair is doubled: "scoop", "home-run", "horse"
+        self.aces = aces  # ace_bonus: what the aces held paid, from a's side (never multiplied)
 
 
 class OwnerTotal(Record):
@@ -306,10 +317,15 @@ class Settlement(Record):
 def royalty(rules: RuleSet, row_name: str, value: int) -> Amount:
     """The royalty a row of this poker value holds under ``rules``, before the
     spade bonus and ``max_per_hand`` (0 without royalties)."""
-    if rules.royalties.mode == "none" or (row_name == "middle" and rules.rows.low_middle):
+    if rules.royalties.mode == "none":
         return 0
-    kind = category(value)
     table = rules.royalties.table
+    if row_name == "middle" and rules.rows.low_middle:  # docs/rules.md 10: only a low's own entries pay
+        low = deuce_to_seven(value)
+        if low >> CATEGORY_SHIFT:  # a pair, a straight or a flush is no low
+            return 0
+        return table.lookup("middle", "low", "".join(_LETTERS[rank] for rank in digits(low)))
+    kind = category(value)
     if row_name == "front":  # a front's key is its group: QQ for a pair of queens, 777 for trips
         return table.lookup(row_name, kind, rank_letters(value).replace("-", "")[: 3 if kind == "trips" else 2])
     if kind == "quads":  # quads-8 for four eights
@@ -350,6 +366,9 @@ class _Model:
         "holder",
         "screen",
         "five_royalties",
+        "horse",
+        "ace_bonus",
+        "qualifier",
     )
 
     def __init__(self, rules: RuleSet) -> None:
@@ -365,6 +384,8 @@ class _Model:
         self.mode = royalties.mode
         self.second = rules.rows.wheel == "second"
         self.low_middle = rules.rows.low_middle
+        qualifier = rules.rows.low_middle_qualifier  # the highest card of a qualifying low, as a number (0: any)
+        self.qualifier = 0 if qualifier is None else "23456789TJQKA".index(qualifier) + 2
         self.royalty_memos: tuple[dict[int, Amount], dict[int, Amount], dict[int, Amount]] = ({}, {}, {})
         # Royalties are looked up and nothing else: no spade bonus, no limit per hand.
         self.plain_royalties = not royalties.spade_bonus and not royalties.max_per_hand
@@ -389,8 +410,8 @@ class _Model:
         self.simple = not (
             self.second or self.low_middle or self.strength is not None or self.spade_row or self.broken
         ) and (self.plain_royalties or not self.paid)
-        #: Royalty units of a pair are the holders' sums (mode holder, no row-by-row spade bonus).
-        self.holder = self.mode == "holder" and not self.spade_row
+        #: Royalty units of a pair are the holders' sums (mode holder, nothing row by row).
+        self.holder = self.mode == "holder" and not self.spade_row and not royalties.higher_takes
         #: A five-card row's royalty by its category, in the middle and the back, where the
         #: category alone decides it (None for quads and straight flushes: by the row's ranks).
         self.five_royalties: tuple[list[Amount | None], list[Amount | None]] = ([], [])
@@ -399,8 +420,18 @@ class _Model:
                 [None if kind >= QUADS else royalty(rules, row, kind << CATEGORY_SHIFT) for kind in range(9)]
                 for row in ("middle", "back")
             )
+        #: The horse card's code (-1: no horse) and the units an ace collects (0: none).
+        horse = rules.multipliers.horse
+        self.horse = -1 if horse is None else _horse_code(horse)
+        self.ace_bonus = royalties.ace_bonus
         #: The naturals' one screen (None without naturals).
         self.screen = screen_of(rules) if self.naturals else None
+
+
+def _horse_code(text: str) -> int:
+    from cpscore.cards import parse_card
+
+    return parse_card(text).code
 
 
 def _model(rules: RuleSet) -> _Model:
@@ -520,12 +551,23 @@ def best_disjoint(combinations: Sequence[tuple[int, Any]], start: int = 0, used:
     return top
 
 
-def stays_in_fantasyland(front: int, middle: int, back: int) -> bool:
+def stays_in_fantasyland(front: int, middle: int, back: int, middle_stays: bool = True) -> bool:
     """Whether a hand that is not fouled, with rows of these (plain) values,
     stays in Fantasyland (docs/rules.md 9): trips in front, a full house or
-    better in the middle, or quads or better in the back."""
+    better in the middle (``fantasyland_middle_stays``), or quads or better in the back."""
     shift = CATEGORY_SHIFT
-    return front >> shift == TRIPS or middle >> shift >= FULL_HOUSE or back >> shift >= QUADS
+    return front >> shift == TRIPS or (middle_stays and middle >> shift >= FULL_HOUSE) or back >> shift >= QUADS
+
+
+def qualifies(middle: int, highest: int) -> bool:
+    """Whether a middle of this (plain) value is a low of no card above ``highest``
+    (``low_middle_qualifier``, docs/rules.md 10): no pair, straight or flush."""
+    low = deuce_to_seven(middle)
+    return not low >> CATEGORY_SHIFT and digits(low)[0] <= highest
+
+
+#: The best low (7-5-4-3-2, not of one suit): it enters Fantasyland under "2-7".
+BEST_LOW = encode(0, [7, 5, 4, 3, 2])
 
 
 _LETTERS = "??23456789TJQKA"  # a rank's letter by its number, 2-14
@@ -540,6 +582,8 @@ def evaluate_core(front: Sequence[int], middle: Sequence[int], back: Sequence[in
         middle_value, back_value = wheel_second(middle_value), wheel_second(back_value)
     if model.low_middle:
         foul = find_foul(front_value, middle_value, back_value, True)
+        if foul is None and model.qualifier and not qualifies(plains[1], model.qualifier):
+            foul = Foul("middle", "qualifier", plains[1], model.qualifier)
         middle_value = -deuce_to_seven(plains[1])  # lower wins: negate, so that greater is still better
     elif middle_value > back_value or front_value > middle_value:
         foul = find_foul(front_value, middle_value, back_value)
@@ -586,18 +630,25 @@ _FRONT_QUALIFIES = {12: 14, 13: 15, 14: 16}  # progressive cards for QQ, KK, AA;
 
 def fantasyland(core: Core | None, rules: RuleSet, playing: bool, repeat: bool = False) -> Fantasyland | None:
     """Fantasyland next deal (docs/rules.md 9), or None when the rules have none.
-    ``repeat``: this deal already was the player's one repeat, so they leave."""
+    ``repeat``: this deal is the last repeat ``fantasyland_repeats`` allows the player, so they leave."""
     if not rules.ofc.played:
         return None
     if core is None or core.foul or (playing and repeat):
         return _LEAVES if playing else _NOT_IN
     front = core.plains[0] >> CATEGORY_SHIFT
-    if not playing and front < PAIR:
+    if not playing and front < PAIR and rules.ofc.fantasyland != "2-7":
         return _NOT_IN
-    progressive = rules.ofc.fantasyland == "progressive"
+    kind = rules.ofc.fantasyland
+    progressive = kind != "standard"  # progressive and 2-7 deal 14 to a player who stays
     if playing:
-        stays = stays_in_fantasyland(*core.plains)
+        stays = stays_in_fantasyland(*core.plains, rules.ofc.fantasyland_middle_stays)
         return Fantasyland(True, stays, (14 if progressive else rules.ofc.fantasyland_cards) if stays else None)
+    if kind == "2-7":  # docs/rules.md 9: KK or better in front, or 7-5-4-3-2 in the middle: 14; both: 15
+        front_in = front == TRIPS or (front == PAIR and digits(core.plains[0])[0] >= 13)
+        middle_in = core.plains[1] == BEST_LOW
+        if front_in or middle_in:
+            return Fantasyland(False, True, 15 if front_in and middle_in else 14)
+        return _NOT_IN
     if front == TRIPS:
         return Fantasyland(False, True, 17 if progressive else rules.ofc.fantasyland_cards)
     if front == PAIR and digits(core.plains[0])[0] >= 12:  # a pair of queens or better
@@ -661,10 +712,14 @@ def method_bonus(method: str, rows: tuple[int, int, int]) -> Amount:
     return two * ((won >= 2) - (lost >= 2)) + three * ((won == 3) - (lost == 3))
 
 
-def pair_royalties(rules: RuleSet, a: Core, b: Core) -> tuple[tuple[Amount, ...], tuple[Amount, ...]]:
+def pair_royalties(
+    rules: RuleSet, a: Core, b: Core, rows: tuple[int, int, int] | None = None
+) -> tuple[tuple[Amount, ...], tuple[Amount, ...]]:
     """Each hand's row royalties in this pair: with ``spade_bonus = "row"`` the
     royalty a hand holds in the row where the other hand holds 2s is doubled
-    too (the holder's own was doubled with the hand, docs/rules.md 6)."""
+    too (the holder's own was doubled with the hand, docs/rules.md 6); with
+    ``higher_takes`` and the pair's ``rows``, of two royalties in one row only
+    the row's winner keeps its own (a tied row: neither)."""
     mine: tuple[Amount, ...] = a.royalties
     theirs: tuple[Amount, ...] = b.royalties
     if rules.royalties.spade_bonus == "row":
@@ -672,6 +727,11 @@ def pair_royalties(rules: RuleSet, a: Core, b: Core) -> tuple[tuple[Amount, ...]
             mine = tuple(amount * 2 if row == b.spade else amount for row, amount in enumerate(mine))
         if a.spade >= 0 and theirs[a.spade]:
             theirs = tuple(amount * 2 if row == a.spade else amount for row, amount in enumerate(theirs))
+    if rows is not None and rules.royalties.higher_takes:
+        both = [bool(x and y) for x, y in zip(mine, theirs)]
+        if any(both):
+            mine = tuple(0 if two and outcome <= 0 else x for x, two, outcome in zip(mine, both, rows))
+            theirs = tuple(0 if two and outcome >= 0 else y for y, two, outcome in zip(theirs, both, rows))
     return mine, theirs
 
 
@@ -685,8 +745,8 @@ def royalty_units(rules: RuleSet, a: Core, b: Core, rows: tuple[int, int, int]) 
     if mode == "none":
         return broken
     if mode == "holder":
-        if royalties.spade_bonus == "row":
-            mine, theirs = pair_royalties(rules, a, b)
+        if royalties.spade_bonus == "row" or royalties.higher_takes:
+            mine, theirs = pair_royalties(rules, a, b, rows)
             return sum(mine) - sum(theirs) + broken
         return sum(a.royalties) - sum(b.royalties) + broken
     return sum(row_extras(rules, a, b, rows)) + broken
@@ -758,12 +818,13 @@ class PairOutcome(tuple):
     owed = property(itemgetter(15), doc="with a cap or table stakes: the money before the cut (else 0)")
     cut = property(itemgetter(16), doc='"cap" or "stack" when it cut the payment, else ""')
     notes = property(itemgetter(17), doc="what decided each row: suit, banker or empty")
-    doubled = property(itemgetter(18), doc='why the multiplier is not 1: "scoop" (scoop_doubles), "home-run"')
+    doubled = property(itemgetter(18), doc='why the pair is doubled: "scoop" (scoop_doubles), "home-run", "horse"')
+    aces = property(itemgetter(19), doc="ace_bonus: what the aces held paid (never multiplied)")
 
 
 # Where _split_equally and _cut change a pair (as a list) before it is made again.
-_I, _J, _UNITS, _STAKE, _AMOUNT, _SPLIT, _OWED, _CUT = (
-    PairOutcome.FIELDS.index(name) for name in ("i", "j", "units", "stake", "amount", "split", "owed", "cut")
+_I, _J, _UNITS, _STAKE, _AMOUNT, _SPLIT, _OWED, _CUT, _ACES = (
+    PairOutcome.FIELDS.index(name) for name in ("i", "j", "units", "stake", "amount", "split", "owed", "cut", "aces")
 )
 #: A pair's (i, j, units, amount): what a night's head-to-head adds up, read in one step.
 HEAD_TO_HEAD = itemgetter(_I, _J, _UNITS, _AMOUNT)
@@ -810,7 +871,8 @@ class Outcome(Record):
 _NO_ROWS = (0, 0, 0)
 _WON, _LOST = (1, 1, 1), (-1, -1, -1)
 _NO_NOTES = ("", "", "")
-_PLAIN = (0, 0, 0, "", _NO_NOTES, ())  # penalty, split, owed, cut, notes, doubled of a pair none of them touched
+_PLAIN = (0, 0, 0, "", _NO_NOTES, (), 0)  # penalty, split, owed, cut, notes, doubled, aces of a pair none touched
+_HORSE = (0, 0, 0, "", _NO_NOTES, ("horse",), 0)  # the same, doubled by the horse card
 _ALL_PAIRS: dict[int, list[tuple[int, int]]] = {}  # seat index pairs (i < j) by number of seats
 
 
@@ -973,6 +1035,10 @@ def kernel(
             home_run[index] = opponents[index] >= minimum and scooped[index] == opponents[index]
     equal = model.equal
     by_rows, with_royalties, holder = model.by_rows, model.paid, model.holder
+    # The horse card's holder (docs/rules.md 8: every pair of theirs doubles), and each hand's aces.
+    horse = -1 if model.horse < 0 else next((k for k, seat in enumerate(seats) if model.horse in seat.codes), -1)
+    ace_bonus = model.ace_bonus
+    aces = [sum(1 for code in seat.codes if RANK_OF[code] == 14) for seat in seats] if ace_bonus else None
     units: list[Amount] = [0] * count
     money: list[Amount] = [0] * count
     pairs: list[PairOutcome] = []
@@ -994,17 +1060,25 @@ def kernel(
                 royalties = sum(core_a.royalties) - sum(core_b.royalties) + (core_a.broken - core_b.broken)
             else:
                 royalties = royalty_units(rules, core_a, core_b, rows)
+            if horse == i or horse == j:  # docs/rules.md 8: the horse doubles its holder's pairs
+                multiplier *= 2
+                doubled = (*doubled, "horse")
             amount = (row_units + bonus + royalties) * multiplier
             if foul_plays and (core_a.foul is None) != (core_b.foul is None):  # docs/rules.md 3
                 penalty = _foul_penalty(by_rows, i if core_b.foul else j, home_run, equal)
                 penalty = penalty if core_b.foul else -penalty
+                if horse == i or horse == j:
+                    penalty *= 2
                 amount += penalty
-                paid = amount * pair_stake
                 kept = notes.get((i, j), _NO_NOTES)
             else:
                 penalty = 0
-                paid = amount * pair_stake
                 kept = notes.get((i, j), _NO_NOTES) if notes else _NO_NOTES
+            held_aces: Amount = 0
+            if aces is not None:  # docs/rules.md 6: each ace collects, beside the rows and never multiplied
+                held_aces = (aces[i] - aces[j]) * ace_bonus
+                amount += held_aces
+            paid = amount * pair_stake
             pairs.append(
                 PairOutcome(
                     (
@@ -1027,20 +1101,32 @@ def kernel(
                         "",
                         kept,
                         doubled,
+                        held_aces,
                     )
                 )
             )
         else:
             natural_a, natural_b = naturals[i], naturals[j]
             pair: tuple[Any, ...]
+            plain = _PLAIN if horse != i and horse != j else _HORSE  # the horse doubles these too
             if natural_a or natural_b:  # docs/rules.md 7: naturals and false claims; no multipliers
                 amount = _natural_units(natural_a, natural_b, rules)
+                if (
+                    amount
+                    and not rules.naturals.natural_beats_surrender
+                    and _natural_against_surrender(seats, i, j, naturals)
+                ):
+                    amount = 0  # docs/rules.md 7: a natural collects nothing from a surrendered hand
+                if plain is _HORSE:
+                    amount *= 2
                 paid = amount * pair_stake
-                pair = (i, j, "natural", _NO_ROWS, 0, 0, 0, 1, amount, 0, amount, pair_stake, paid, *_PLAIN)
+                pair = (i, j, "natural", _NO_ROWS, 0, 0, 0, 1, amount, 0, amount, pair_stake, paid, *plain)
             else:  # docs/rules.md 4, step 2: a surrender
                 amount = _surrender_units(seats[i], seats[j], cores[i], cores[j], rules)
+                if plain is _HORSE:
+                    amount *= 2
                 paid = amount * pair_stake
-                pair = (i, j, "surrender", _NO_ROWS, 0, 0, 0, 1, 0, amount, amount, pair_stake, paid, *_PLAIN)
+                pair = (i, j, "surrender", _NO_ROWS, 0, 0, 0, 1, 0, amount, amount, pair_stake, paid, *plain)
             pairs.append(PairOutcome(pair))
         units[i] += amount
         units[j] -= amount
@@ -1187,6 +1273,15 @@ def _natural_units(a: Natural | None, b: Natural | None, rules: RuleSet) -> Amou
     return -rules.naturals.false_claim if false_a else rules.naturals.false_claim
 
 
+def _natural_against_surrender(seats: Sequence[Seat], i: int, j: int, naturals: Sequence[Natural | None]) -> bool:
+    """Whether one of a pair surrendered and the other holds a natural (not a false claim)."""
+    for mine, theirs in ((i, j), (j, i)):
+        natural = naturals[mine]
+        if seats[theirs].surrendered and natural is not None and natural.id != FALSE_CLAIM:
+            return True
+    return False
+
+
 def _split_equally(pairs: list[list[Any]], home_run: list[bool]) -> None:
     """``home_run_split = "equal"`` (docs/rules.md 8): each opponent of a home
     run pays its own units and an equal share of their total, rounded to 0.01."""
@@ -1196,7 +1291,8 @@ def _split_equally(pairs: list[list[Any]], home_run: list[bool]) -> None:
         if not hit:
             continue
         mine = [pair for pair in pairs if hitter in (pair[_I], pair[_J])]
-        total = sum(pair[_UNITS] if pair[_I] == hitter else -pair[_UNITS] for pair in mine)
+        # The ace bonus is paid beside the play: it is not part of the total shared out.
+        total = sum((pair[_UNITS] - pair[_ACES]) * (1 if pair[_I] == hitter else -1) for pair in mine)
         part = share(total, len(mine))
         for pair in mine:
             signed_part = part if pair[_I] == hitter else -part
@@ -1311,7 +1407,7 @@ def settle(
     """Settle every pair of hands that settles (:func:`kernel`) and give the
     result with its reasons.  ``pair_stakes`` maps ``{a, b}`` (player names)
     to the money per unit for that pair, overriding ``stake``.  ``repeats``
-    names the hands playing their one Fantasyland repeat (sessions follow it),
+    names the hands playing their last Fantasyland repeat allowed (sessions follow it),
     who leave whatever they make; ``banker`` and ``standing`` as :func:`kernel`."""
     seats = deal.seats
     outcome = kernel(seats, rules, stake, pair_stakes, repeats, banker, standing)

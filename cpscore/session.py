@@ -671,6 +671,9 @@ class Ledger:
         # Banker pairing: who holds the bank next deal, the first of these who plays it
         # (none of them: the first player listed).
         self.bank_order: list[str] = []
+        # With button_rotation = "next": who holds the button next deal, the first of
+        # these who plays it (none of them, or a deal marking its dealer: as the deal says).
+        self.button_order: list[str] = []
         # Table stakes: each player's stack, and the money a new player brings; a cap
         # over the session: each player's net money so far (docs/rules.md 12).
         if buy_in is None:
@@ -695,9 +698,9 @@ class Ledger:
         # players once, in the order they first met.
         self.versus: dict[tuple[str, str], tuple[Amount, Amount]] = {}
         self.deals = 0
-        # Who plays the next deal in Fantasyland (docs/rules.md 9: at most one repeat
-        # in a row): True when that deal will be their repeat.
-        self.fantasyland: dict[str, bool] = {}
+        # Who plays the next deal in Fantasyland, and how many repeats in a row that
+        # deal will be for them (0: their first; docs/rules.md 9, fantasyland_repeats).
+        self.fantasyland: dict[str, int] = {}
         self.race = Race(race, {}, None, None) if race else None
         self.owners = Names()  # every player of a settled deal, to refuse one written two ways
         self.warnings: list[str] = []  # what deals asked for to no effect; the caller takes them
@@ -705,6 +708,7 @@ class Ledger:
         self._known: set[str] = set()  # players (not OWNER[LABEL] hands) already in self.owners
         self._lands = rules.ofc.played  # Fantasyland is followed from deal to deal
         self._session_cap = rules.money.session_cap
+        self._rotates = rules.money.button_rotation == "next"
 
     def _check_names(self, text: DealText) -> None:
         """The deal's players must not be other spellings of earlier players
@@ -850,6 +854,8 @@ class Ledger:
             not_seated(text.entries, self.seats)
         playing = self._in_fantasyland(text)
         deal = self.build(text, source, playing)
+        if self.button_order and not any(seat.dealer for seat in deal.seats):
+            deal = self._button(deal)
         seats = deal.seats
         banker = None
         if self.bank_order:
@@ -904,10 +910,25 @@ class Ledger:
             stacks = {player: self.stacks.get(player, self.buy_in) for player in deal.owners()}
         return Standing(self.net, stacks)
 
+    def _button(self, deal: Deal) -> Deal:
+        """The deal with the button where it has passed (``button_rotation =
+        "next"``): the first of :attr:`button_order` who plays it is the dealer."""
+        present = {seat.name for seat in deal.seats}
+        dealer = next((name for name in self.button_order if name in present), None)
+        if dealer is None:
+            return deal
+        return Deal(tuple(seat._replace(dealer=True) if seat.name == dealer else seat for seat in deal.seats))
+
     def _carry(self, deal: Deal, outcome: Outcome, number: int) -> None:
-        """After a deal: the bank passes on (``banker_rotation = "next"``), the
-        stacks and the session's net are kept, and an empty stack ends the session."""
+        """After a deal: the bank passes on (``banker_rotation = "next"``), and the
+        button (``button_rotation = "next"``), the stacks and the session's net
+        are kept, and an empty stack ends the session."""
         seats = deal.seats
+        if self._rotates:
+            # The button passes to the seat after this deal's dealer; with no dealer, the
+            # first seat listed sat to the left of the button: the last seat dealt.
+            dealer = next((k for k, seat in enumerate(seats) if seat.dealer), len(seats) - 1)
+            self.button_order = [seats[(dealer + 1 + k) % len(seats)].name for k in range(len(seats))]
         if outcome.banker is not None:
             # The bank stays (fixed) or passes to the next player listed, after the last
             # back to the first; a player who sits out the next deal is passed over.
@@ -954,8 +975,12 @@ class Ledger:
         return {name: (self.units[name], self.money[name]) for name in self.units}
 
     def _repeats(self, playing: list[str]) -> list[str]:
-        """Of the players in Fantasyland, those playing their one repeat."""
-        return [name for name in playing if self.fantasyland[name]]
+        """Of the players in Fantasyland, those playing their last repeat allowed
+        (``fantasyland_repeats``; none when repeats are unlimited)."""
+        allowed = self.rules.ofc.fantasyland_repeats
+        if allowed is None:
+            return []
+        return [name for name in playing if self.fantasyland[name] >= allowed]
 
     def _record(
         self,
@@ -970,9 +995,10 @@ class Ledger:
         for name, units, money in balances:
             self.units[name] = self.units.get(name, 0) + units
             self.money[name] = self.money.get(name, 0) + money
-        # Who plays the next deal in Fantasyland: True when it will be their one repeat.
+        # Who plays the next deal in Fantasyland, and how many repeats in a row it is for them.
+        before = self.fantasyland
         self.fantasyland = {
-            name: fantasyland.playing
+            name: before.get(name, -1) + 1 if fantasyland.playing else 0
             for name, fantasyland in fantasylands
             if fantasyland is not None and fantasyland.next
         }

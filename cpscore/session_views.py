@@ -640,21 +640,24 @@ def _text(value: str) -> str:
     return found
 
 
-_ROW_JSON: dict[tuple[int, object], str] = {}
+_ROW_JSON: dict[tuple[int, object, bool], str] = {}
 _BETWEEN = '","'  # between two card texts in a JSON list
 _ROW_SPANS = (("front", 0, 3), ("middle", 3, 8), ("back", 8, 13))
 _NO_ROWS = '"foul":false,"foul_reason":null,"rows":null,"royalties":{"front":0,"middle":0,"back":0,"total":0}'
 _NO_ROWS_BROKEN = _NO_ROWS.replace('"total"', '"broken":0,"total"')
 
 
-def _row_json(plain: int, royalty: object) -> str:
+def _row_json(plain: int, royalty: object, low: bool = False) -> str:
     """What a row's JSON says after its cards, by its value and royalty
-    (remembered for whole royalties: a Decimal is written each time)."""
-    key = (plain, royalty)
+    (remembered for whole royalties: a Decimal is written each time); a low
+    middle (docs/rules.md 10) is named as the low it is."""
+    key = (plain, royalty, low)
     found = _ROW_JSON.get(key) if type(royalty) is int else None
     if found is None:
-        from cpscore.hands import category, describe, rank_letters
+        from cpscore.hands import category, describe, deuce_to_seven, rank_letters
 
+        if low:
+            plain = deuce_to_seven(plain)
         found = (
             f'"category":{_text(category(plain))},"description":{_text(describe(plain))},'
             f'"ranks":{_text(rank_letters(plain))},"royalty":{_number(royalty)}'
@@ -683,8 +686,8 @@ def _player_line(player: PlayerResult, broken: bool = False) -> str:
         royalties = core.royalties
         row_parts = ",".join(
             [
-                f'"{name}":{{"cards":["{_BETWEEN.join(texts[start:end])}"],{_row_json(plain, royalty)}}}'
-                for (name, start, end), plain, royalty in zip(_ROW_SPANS, core.plains, royalties)
+                f'"{name}":{{"cards":["{_BETWEEN.join(texts[start:end])}"],{_row_json(plain, royalty, value < 0)}}}'
+                for (name, start, end), plain, value, royalty in zip(_ROW_SPANS, core.plains, core.values, royalties)
             ]
         )
         rows = (

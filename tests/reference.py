@@ -187,6 +187,20 @@ def royalty_of_row(rules, row: str, cards) -> object:
     return entries.get(CATEGORY_NAMES[category], 0)
 
 
+def low_royalty(rules, cards) -> object:
+    """docs/rules.md 10: a low middle's entry, ``low-75432`` for 7-5-4-3-2 (else
+    ``low-7``), ``low-R`` by its highest card; no entry for a pair, a straight or
+    a flush (A-2-3-4-5 is no straight in a low: ace high)."""
+    category, ranks = five_key(cards, None)
+    if category != HIGH_CARD:
+        return 0
+    entries = rules.royalties.table.middle
+    names = [f"low-{LETTERS[ranks[0]]}"]
+    if tuple(ranks) == (7, 5, 4, 3, 2):
+        names.insert(0, "low-75432")
+    return entry(entries, names)
+
+
 def broken_royalty(hand, rules) -> object:
     """docs/rules.md 6, ``broken_royalties``: the largest total, over sets of
     disjoint combinations, of the back-table value of each four of a kind and
@@ -245,6 +259,10 @@ class Rows:
             self.suits = tuple(suit_key(cards, key, self.suit_order) for cards, key in zip(hand.rows, self.keys()))
         if rules.rows.low_middle:  # docs/rules.md 10: the only setting rule left is back >= front
             self.fouled = front_beats_five(self.front, self.back)
+            limit = rules.rows.low_middle_qualifier
+            if limit is not None and not self.fouled:  # and the middle must be a low of no card above it
+                category, ranks = five_key(hand.middle, None)
+                self.fouled = category != HIGH_CARD or ranks[0] > "23456789TJQKA".index(limit) + 2
         else:  # docs/rules.md 3
             self.fouled = self.middle > self.back or front_beats_five(self.front, self.middle)
             if rules.suits.suit_foul and self.middle == self.back:  # docs/rules.md 12.1
@@ -281,8 +299,11 @@ def royalties_held(hand, rules) -> tuple:
     "whatever royalties.mode" (docs/rules.md 6)."""
     amounts = []
     for name, cards in zip(ROWS, hand.rows):
-        plays = rules.royalties.mode != "none" and not (name == "middle" and rules.rows.low_middle)
-        amount = royalty_of_row(rules, name, cards) if plays else 0
+        plays = rules.royalties.mode != "none"
+        if name == "middle" and rules.rows.low_middle:
+            amount = low_royalty(rules, cards) if plays else 0
+        else:
+            amount = royalty_of_row(rules, name, cards) if plays else 0
         if rules.royalties.spade_bonus and any(map(is_two_of_spades, cards)):
             amount = amount * 2
         amounts.append(amount)
@@ -560,15 +581,23 @@ def fantasyland(seat, rows: Rows | None, rules, repeats: Collection[str]) -> tup
     playing = seat.fantasyland
     progressive = rules.ofc.fantasyland == "progressive"
     standard = rules.ofc.fantasyland_cards
+    low = rules.ofc.fantasyland == "2-7"
     if rows is None or rows.fouled or (playing and seat.name in repeats):
         return ("leaves", None) if playing else ("none", None)
     front_category, front_ranks = rows.front
     if playing:
         plain_middle = five_key(rows.hand.middle)[0]
         plain_back = five_key(rows.hand.back)[0]
-        if front_category == TRIPS or plain_middle >= FULL_HOUSE or plain_back >= QUADS:
-            return ("stays", 14 if progressive else standard)
+        middle_stays = rules.ofc.fantasyland_middle_stays and plain_middle >= FULL_HOUSE
+        if front_category == TRIPS or middle_stays or plain_back >= QUADS:
+            return ("stays", 14 if progressive or low else standard)
         return ("leaves", None)
+    if low:  # KK or better in front, or 7-5-4-3-2 (of more than one suit) in the middle: 14; both: 15
+        front_in = front_category == TRIPS or (front_category == PAIR and front_ranks[0] >= 13)
+        middle_in = sorted(ranks_of(rows.hand.middle)) == [2, 3, 4, 5, 7] and not one_suit(rows.hand.middle)
+        if front_in or middle_in:
+            return ("enters", 15 if front_in and middle_in else 14)
+        return ("none", None)
     if front_category == TRIPS:
         return ("enters", 17 if progressive else standard)
     if front_category == PAIR and front_ranks[0] >= 12:
@@ -710,6 +739,11 @@ def settle(
                 theirs[a.spade_row] *= 2
         total = a.broken - b.broken
         mode = rules.royalties.mode
+        if mode == "holder" and rules.royalties.higher_takes:  # of two in a row, the row's winner's alone
+            for index, outcome in enumerate(outcomes):
+                if mine[index] and theirs[index]:
+                    mine[index] = mine[index] if outcome > 0 else 0
+                    theirs[index] = theirs[index] if outcome < 0 else 0
         if mode == "holder":
             total += sum(mine) - sum(theirs)
         elif mode in ("row-bonus", "row-value"):
@@ -738,6 +772,9 @@ def settle(
         """What j pays i, as (units, scooper) parts before the home run."""
         natural_i, natural_j = naturals[i], naturals[j]
         if natural_i or natural_j or false_claims[i] or false_claims[j]:  # step 1
+            if not rules.naturals.natural_beats_surrender:  # a natural against a surrendered hand: nothing
+                if (natural_i and seats[j].surrendered) or (natural_j and seats[i].surrendered):
+                    return [(0, None)]
             if natural_i and natural_j:
                 return [(naturals_pay(natural_i, natural_j, rules), None)]
             if natural_i:  # against a false claim too
@@ -770,6 +807,18 @@ def settle(
         return [(penalty if live == i else -penalty, live), play(i, j, as_set(i, j))]
 
     settled = {pair: parts(*pair) for pair in pairs_of}
+    horse = rules.multipliers.horse
+    if horse is not None:  # docs/rules.md 8: every pair of the horse card's holder doubles, whatever decided it
+        holder = next((k for k, seat in enumerate(seats) if horse in {str(card) for card in seat.cards}), None)
+        for pair, found in settled.items():
+            if holder in pair:
+                settled[pair] = [(units * 2, scooper) for units, scooper in found]
+    aces = {}  # docs/rules.md 6: the ace bonus, beside the play: never multiplied nor shared out
+    if rules.royalties.ace_bonus:
+        for i, j in pairs_of:
+            if rows[i] is not None and rows[j] is not None:  # both play their rows (fouled or not)
+                held = [sum(1 for card in seats[k].cards if rank(card) == 14) for k in (i, j)]
+                aces[i, j] = (held[0] - held[1]) * rules.royalties.ace_bonus
     runs = [home_run(i) for i in range(count)]
     pair_units = {}
     for (i, j), found in settled.items():
@@ -789,6 +838,8 @@ def settle(
             for other in others:
                 pair = (min(holder, other), max(holder, other))
                 pair_units[pair] += part if pair[0] == holder else -part
+    for pair, extra in aces.items():
+        pair_units[pair] += extra
 
     # Step 7 and docs/rules.md 12.1's cap and table stakes: money, paid in pair order.
     nets = {seat.owner: 0 for seat in seats}

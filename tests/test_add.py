@@ -255,7 +255,7 @@ def session_says(path, number):
             f"@rules stakes.toml\n\nAmy: {AMY}\nBob: {BOB}\n",  # Bob's stack is 9 after it
             [f"Amy={AMY}", f"Bob={CY}"],
             "added deal 2 (line 6, 43502e19) to night.txt: Amy +18, Bob -18; money Amy +9, Bob -9 "
-            "(Amy FL leaves; Bob pays Amy 9, not 18 (Bob's stack 9))",
+            "(Amy deals; Amy FL leaves; Bob pays Amy 9, not 18 (Bob's stack 9))",
             "Bob pays Amy 9, not 18 (Bob's stack 9)",
             id="stack",
         ),

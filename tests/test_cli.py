@@ -474,17 +474,20 @@ Fay: Kc Jh 9h / 3d 4d 5d 7d 9d / Ks Kh Kd Ac Ad
 def test_rules_lists_the_presets():
     listing = ok("rules")
     assert listing == (
-        "2-4          classic: 1 unit a row, 1 more for winning two rows of three\n"
-        "1-6          classic: 1 unit a row, 3 more for a scoop\n"
-        "ofc          open-face 1-6, standard OFC royalties paid by holder\n"
-        "ofc-western  open-face 1-6, western royalties paid by holder\n"
-        "pineapple    as ofc, at most 3 players, 14-card Fantasyland\n"
-        "taiwanese    rows with bonuses, scoops double, home run of 3, naturals\n"
-        "shisanshui   十三水: Eastern row values, scoops double, home run of 2\n"
-        "maubinh      Mậu Binh: Eastern row values, sập and sập làng, naturals net\n"
-        "capsa        Capsa Susun: doubled Eastern values, suits break ties\n"
-        "pusoy        Pusoy: 1-6 against a rotating banker, guns, suits break ties\n"
-        "pineapple-ru Russian Pineapple for points: as pineapple, table stakes\n"
+        "2-4            classic: 1 unit a row, 1 more for winning two rows of three\n"
+        "1-6            classic: 1 unit a row, 3 more for a scoop\n"
+        "ofc            open-face 1-6, standard OFC royalties paid by holder\n"
+        "ofc-western    open-face 1-6, western royalties paid by holder\n"
+        "pineapple      as ofc, at most 3 players, 14-card Fantasyland\n"
+        "turbo          Turbo OFC (5, 4, 4 cards): scored as ofc\n"
+        "taiwanese      rows with bonuses, scoops double, home run of 3, naturals\n"
+        "shisanshui     十三水: Eastern row values, scoops double, home run of 2\n"
+        "shisanshui-old 十三水 with its earlier natural values (24, 12, 8, 6, 4)\n"
+        "maubinh        Mậu Binh: Eastern row values, sập and sập làng, naturals net\n"
+        "capsa          Capsa Susun: doubled Eastern values, suits break ties\n"
+        "pusoy          Pusoy: 1-6 against a rotating banker, guns, suits break ties\n"
+        "pineapple-ru   Russian Pineapple for points: as pineapple, table stakes\n"
+        "pineapple-27   2-7 Pineapple: the middle low, ten-low or better\n"
     )
     # Each line fits 80 columns, counting a Chinese character as two.
     assert (

@@ -96,12 +96,12 @@ CASES = [
     ("--format is a choice", ["session", "--format", "j"], ["json", "jsonl"]),
     # --rules: presets, then rule files and folders
     ("presets and files", ["score", "--rules", ""], ["<dir>", *PRESETS, "house.toml"]),
-    ("presets p", ["check", "--rules", "p"], ["pineapple", "pusoy", "pineapple-ru"]),
+    ("presets p", ["check", "--rules", "p"], ["pineapple", "pusoy", "pineapple-ru", "pineapple-27"]),
     ("presets ofc", ["arrange", "--rules", "ofc"], ["ofc", "ofc-western"]),
-    ("preset t, session", ["session", "--rules", "t"], ["taiwanese"]),
+    ("preset t, session", ["session", "--rules", "t"], ["turbo", "taiwanese"]),
     ("preset m, stats", ["stats", "--rules", "m"], ["maubinh"]),
     ("preset c, add", ["add", "night.txt", "--rules", "c"], ["capsa"]),
-    ("preset s and a folder, play", ["play", "night.txt", "--rules", "s"], ["<dir>", "shisanshui"]),
+    ("preset s and a folder, play", ["play", "night.txt", "--rules", "s"], ["<dir>", "shisanshui", "shisanshui-old"]),
     ("preset, rules show", ["rules", "show", "2"], ["2-4"]),
     ("a rule file", ["score", "--rules", "h"], ["house.toml"]),
     ("a rule file in a folder", ["score", "--rules", "sub/"], ["sub/club.toml"]),
@@ -179,7 +179,7 @@ def test_completions(folder, words, expected):
 # Amy, :, B, and bash replaces only what follows the last cut.
 BASH_CASES = [
     ("commands", ["s"], ["score", "session", "stats", "standings", "serve"]),
-    ("presets", ["check", "--rules", "p"], ["pineapple", "pusoy", "pineapple-ru"]),
+    ("presets", ["check", "--rules", "p"], ["pineapple", "pusoy", "pineapple-ru", "pineapple-27"]),
     ("--surrender", ["add", "night.txt", "--surrender", ""], ["Amy", "Bob", "Cy", "Dee"]),
     ("--pair-stake first player", ["session", "night.txt", "--pair-stake", "B"], ["Bob:"]),
     ("--pair-stake after ':'", ["session", "night.txt", "--pair-stake", "Amy", ":"], ["Bob=", "Cy=", "Dee="]),
@@ -385,6 +385,6 @@ def test_bash_completes_with_the_readme_line(tmp_path):
     env = {**os.environ, "PATH": f"{tmp_path}{os.pathsep}{os.environ['PATH']}"}
     result = subprocess.run(["bash", "-c", script], cwd=tmp_path, env=env, capture_output=True, text=True, timeout=30)
     assert (result.stdout, result.stderr) == (
-        "(compopt -o dirnames)\npineapple pusoy pineapple-ru\nAmy Bob Cy Dee\n(compopt -o nospace)\nBob=\n",
+        "(compopt -o dirnames)\npineapple pusoy pineapple-ru pineapple-27\nAmy Bob Cy Dee\n(compopt -o nospace)\nBob=\n",
         "",
     )

@@ -687,7 +687,7 @@ def test_table_stakes_end_the_run_when_a_stack_is_empty_and_refuse_a_session_tha
     ) in result.output
     assert (
         "Added deal 2 (line 7, 2d217172) to night.txt: Amy +11, Bob -11; money Amy +9, Bob -9 "
-        "(Amy FL leaves; Bob pays Amy 9, not 11 (Bob's stack 9)).\n"
+        "(Amy deals; Amy FL leaves; Bob pays Amy 9, not 11 (Bob's stack 9)).\n"
     ) in result.output
     assert result.output.endswith(
         "Stacks (buy-in 20): Amy 40, Bob 0.\nBob's stack is empty after deal 2: the session is over.\n"

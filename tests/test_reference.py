@@ -33,8 +33,10 @@ from cpscore.rules import (
     FIVE_CARD_KEYS,
     FRONT_KEYS,
     HOME_RUN_SPLITS,
+    LOW_KEYS,
     METHODS,
     NATURAL_ORDERS,
+    NATURAL_ROW_ORDERS,
     NATURAL_VS_NATURAL,
     NATURALS,
     PAIRINGS,
@@ -598,20 +600,34 @@ SETTINGS_CASES += [
         id="12-higher",
     ),
     pytest.param(lambda: get_rules("shisanshui"), [("Pia", PIA), ("Amy", AMY)], {("Pia", "Amy"): 5}, id="12-rank"),
+    # Under shisanshui's values five pairs and trips (5) is worth more than six pairs (4) too; under
+    # shisanshui-old's (six pairs 6) the value order claims six pairs.
     pytest.param(
         lambda: preset_with("shisanshui", natural_order="value"),
         [("Pia", PIA), ("Amy", AMY)],
-        {("Pia", "Amy"): 6},
+        {("Pia", "Amy"): 5},
         id="12-value",
+    ),
+    pytest.param(
+        lambda: preset_with("shisanshui-old", natural_order="value"),
+        [("Pia", PIA), ("Amy", AMY)],
+        {("Pia", "Amy"): 6},
+        id="12-value-old",
     ),
     pytest.param(
         lambda: get_rules("shisanshui"),
         [("Bob", ALL_LOW), ("Cy", ALL_HIGH)],
-        {("Bob", "Cy"): -12},
+        {("Bob", "Cy"): -15},
         id="12-rank-all-high-over-all-low",
     ),
     pytest.param(
-        lambda: preset_with("shisanshui", natural_order="value"),
+        lambda: get_rules("shisanshui-old"),
+        [("Bob", ALL_LOW), ("Cy", ALL_HIGH)],
+        {("Bob", "Cy"): -12},
+        id="12-rank-all-high-over-all-low-old",
+    ),
+    pytest.param(
+        lambda: preset_with("shisanshui-old", natural_order="value"),
         [("Bob", ALL_LOW), ("Cy", ALL_HIGH)],
         {("Bob", "Cy"): 0},
         id="12-value-all-high-ties-all-low",
@@ -1145,7 +1161,7 @@ def random_table(rnd):
         return 0.2 if key in SPECIFIC else 0.55
 
     front = {key: rnd.choice(AMOUNTS) for key in FRONT_KEYS if rnd.random() < chance(key)}
-    middle = {key: rnd.choice(AMOUNTS) for key in FIVE_CARD_KEYS if rnd.random() < chance(key)}
+    middle = {key: rnd.choice(AMOUNTS) for key in (*FIVE_CARD_KEYS, *LOW_KEYS) if rnd.random() < chance(key)}
     back = {key: rnd.choice(AMOUNTS) for key in FIVE_CARD_KEYS if rnd.random() < chance(key)}
     return front, middle, back
 
@@ -1191,6 +1207,14 @@ def varied_rules(draw, naturals_heavy=False, settings_heavy=False):
         ("cap", (False, 1, 4, 10, Decimal("12.5"), 50), heavy),
         ("cap_scope", ("deal", "session"), heavy),
         ("table_stakes", (False, False, 10, 30, Decimal("7.5"), True), heavy),
+        ("button_rotation", ("fixed", "next"), False),
+        ("natural_row_order", NATURAL_ROW_ORDERS, heavy),
+        ("natural_beats_surrender", (True, False), heavy),
+        ("horse", (False, "Ah", "As", "5h", "Td", "2c"), heavy),
+        ("ace_bonus", (0, 1, 2, Decimal("0.5")), heavy),
+        ("fantasyland_repeats", (0, 1, 2, "unlimited"), False),
+        ("fantasyland_middle_stays", (True, False), heavy),
+        ("low_middle_qualifier", (False, "T", "9", "K"), heavy),
     ):
         value = draw(keep_or(choices, often))
         if value is not None:
@@ -1213,6 +1237,7 @@ def varied_rules(draw, naturals_heavy=False, settings_heavy=False):
         ("max_per_hand", (0, 1, 2, 3), False),
         ("spade_bonus", (True, False, "row", "own"), heavy),
         ("broken_royalties", (True, False), heavy),
+        ("higher_takes", (True, False), heavy),
     ):
         value = draw(keep_or(choices, often))
         if value is not None:
@@ -1240,6 +1265,16 @@ def consistent(settings_: dict) -> dict:
     put back to its default: the settings that need suit_order, a banker or a cap."""
     if settings_["low_middle"]:
         settings_["suit_order"] = False
+    else:
+        settings_["low_middle_qualifier"] = False
+        middle = settings_["royalties"]["middle"]
+        settings_["royalties"]["middle"] = {key: value for key, value in middle.items() if not key.startswith("low-")}
+        if settings_["fantasyland"] == "2-7":
+            settings_["fantasyland"] = "standard"
+    if settings_["royalties"]["mode"] != "holder":
+        settings_["royalties"]["higher_takes"] = False
+    if settings_["cap"] is False and settings_["table_stakes"] is False:
+        settings_["button_rotation"] = "fixed"
     if settings_["suit_order"] is False:
         settings_["suit_foul"] = settings_["natural_suit_tiebreak"] = False
     if settings_["pairing"] == "all":
@@ -1256,6 +1291,8 @@ def consistent(settings_: dict) -> dict:
         settings_["cap_scope"] = "deal"
     if settings_["fantasyland"] != "standard":
         settings_["fantasyland_cards"] = 13
+    if settings_["fantasyland"] == "none":
+        settings_["fantasyland_repeats"], settings_["fantasyland_middle_stays"] = 1, True
     if not settings_["home_run"]:
         settings_["home_run_min_opponents"], settings_["home_run_split"] = 3, "pair"
     return settings_

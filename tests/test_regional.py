@@ -106,12 +106,13 @@ CASES = [
         {"Sev": 7},
     ),
     # naturals (docs/rules.md 7). shisanshui claims in rank order: Fin's five pairs and trips (5)
-    # comes before Dee's six pairs (6): Dee pays Fin 5.
+    # comes before Dee's six pairs (4): Dee pays Fin 5.
     ("natural-rank", "shisanshui", {"Fin": FIN, "Dee": DEE}, {}, {"Fin": 5}),
-    # natural_order = "value": Fin claims six pairs (6); Fin's pairs K-J-9-7-5-3 beat Q-T-8-6-4-2.
+    # natural_order = "value" under shisanshui-old's values: Fin claims six pairs (6, above five
+    # pairs and trips 5); Fin's pairs K-J-9-7-5-3 beat Q-T-8-6-4-2.
     (
         "natural-value",
-        'preset = "shisanshui"\nnatural_order = "value"',
+        'preset = "shisanshui-old"\nnatural_order = "value"',
         {"Fin": FIN, "Dee": DEE},
         {},
         {"Fin": 6},
@@ -272,12 +273,14 @@ def test_equal_home_run_split_of_unequal_pairs():
     from cpscore.scoring import _split_equally
 
     pairs = [
-        [0, k, "rows", (1, 1, 1), 3, 0, 0, 2, 0, 0, u, 1, u, 0, 0, 0, "", ()] for k, u in ((1, 6), (2, 8), (3, 16))
+        [0, k, "rows", (1, 1, 1), 3, 0, 0, 2, 0, 0, u, 1, u, 0, 0, 0, "", (), (), 0]
+        for k, u in ((1, 6), (2, 8), (3, 16))
     ]
     _split_equally(pairs, [True, False, False, False])
     assert [pair[10] for pair in pairs] == [16, 18, 26]
     pairs = [
-        [0, k, "rows", (1, 1, 1), 3, 0, 0, 2, 0, 0, u, 1, u, 0, 0, 0, "", ()] for k, u in ((1, 6), (2, 8), (3, 18))
+        [0, k, "rows", (1, 1, 1), 3, 0, 0, 2, 0, 0, u, 1, u, 0, 0, 0, "", (), (), 0]
+        for k, u in ((1, 6), (2, 8), (3, 18))
     ]
     _split_equally(pairs, [True, False, False, False])
     assert [pair[10] for pair in pairs] == [Decimal("16.67"), Decimal("18.67"), Decimal("28.67")]
@@ -437,16 +440,18 @@ def test_score_with_a_buy_in_shows_the_money_paid():
 
 
 def test_the_totals_show_the_stacks_and_the_end():
-    # examples/table-stakes.txt, buy-in 50: Cy's stack is empty after the second deal.
+    # examples/table-stakes.txt, buy-in 50: Cy's stack is empty after the second deal.  The
+    # button passes (button_rotation = "next"): Amy deals the second, so Bob-Cy is paid first
+    # (Cy pays Bob 3), then Amy-Bob (29), and Cy pays Amy the 26 left of his stack, not 31.
     result = cli("session", "--totals", str(EXAMPLES / "table-stakes.txt"))
     assert result.exit_code == 0
     assert result.stdout.endswith(
-        "Stacks (buy-in 50): Amy 137, Bob 13, Cy 0.\nCy's stack is empty after deal 2: the session is over.\n"
+        "Stacks (buy-in 50): Amy 134, Bob 16, Cy 0.\nCy's stack is empty after deal 2: the session is over.\n"
     )
     data = json.loads(cli("session", "--totals", "--format", "json", str(EXAMPLES / "table-stakes.txt")).stdout)
     assert (data["buy_in"], data["stacks"], data["ended"]) == (
         50,
-        {"Amy": 137, "Bob": 13, "Cy": 0},
+        {"Amy": 134, "Bob": 16, "Cy": 0},
         {"empty": "Cy", "deal": 2},
     )
 

@@ -178,12 +178,15 @@ def test_presets_are_validated_records():
         "ofc",
         "ofc-western",
         "pineapple",
+        "turbo",
         "taiwanese",
         "shisanshui",
+        "shisanshui-old",
         "maubinh",
         "capsa",
         "pusoy",
         "pineapple-ru",
+        "pineapple-27",
     ]
     assert get_rules("pineapple").methods.max_players == 3
     for name in preset_names():

@@ -349,7 +349,8 @@ def test_invalid_deals_are_reported_as_session_reports_them(tmp_path):
             ["s.txt"],
             f"@rules chinese\n\nAmy: {AMY}\nBob: {BOB}\n",
             "Error: s.txt, line 1: @rules: unknown rule set 'chinese': choose one of 2-4, 1-6, ofc, ofc-western, "
-            "pineapple, taiwanese, shisanshui, maubinh, capsa, pusoy, pineapple-ru, or give a rule file (.toml)",
+            "pineapple, turbo, taiwanese, shisanshui, shisanshui-old, maubinh, capsa, pusoy, pineapple-ru, "
+            "pineapple-27, or give a rule file (.toml)",
         ),
         (
             ["s.txt"],

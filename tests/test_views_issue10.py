@@ -31,7 +31,7 @@ RULE_FILES = {
     "equalofc.toml": (
         'preset = "ofc"\nid = "ofc-equal"\nhome_run = true\nhome_run_min_opponents = 2\nhome_run_split = "equal"\n'
     ),
-    "ssvalue.toml": 'preset = "shisanshui"\nid = "ss-value"\nnatural_order = "value"\n',
+    "ssvalue.toml": 'preset = "shisanshui-old"\nid = "ss-value"\nnatural_order = "value"\n',
     "mbhigher.toml": 'preset = "maubinh"\nid = "mb-higher"\nnatural_vs_natural = "higher"\n',
     "capsapairs.toml": 'preset = "capsa"\nid = "capsa-pairs"\n[naturals]\nsix-pairs = 3\n',
     "capsadragon.toml": 'preset = "capsa"\nid = "capsa-dragon"\n[naturals]\ndragon = 13\n',
@@ -804,12 +804,12 @@ Fin against Dee (maubinh):
         id="net-equal-values",
     ),
     pytest.param(
-        "shisanshui",
+        "shisanshui-old",
         "trips-pairs",
         (),
         "Fin against Dee",
         """\
-Fin against Dee (shisanshui):
+Fin against Dee (shisanshui-old):
   Fin's cards make five pairs trips (5), six pairs (6): the first of them in natural_rank is claimed (natural_order rank): five pairs trips
   Fin's five pairs trips (5) against Dee's six pairs (6): five pairs trips is earlier in natural_rank (natural_order rank), so Fin's natural ranks higher and collects its own value
   natural +5; naturals are never multiplied
@@ -831,12 +831,12 @@ Fin against Dee (ss-value):
         id="value-order",
     ),
     pytest.param(
-        "shisanshui",
+        "shisanshui-old",
         "two-trips-pairs",
         (),
         "Fin against Gil",
         """\
-Fin against Gil (shisanshui):
+Fin against Gil (shisanshui-old):
   Fin's cards make five pairs trips (5), six pairs (6): the first of them in natural_rank is claimed (natural_order rank): five pairs trips
   Gil's cards make five pairs trips (5), six pairs (6): the first of them in natural_rank is claimed (natural_order rank): five pairs trips
   both five pairs trips: Fin's trips 3 and pairs K-J-9-7-5, Gil's trips 4 and pairs K-J-9-7-5 (the trips first, then the pairs): Gil is higher

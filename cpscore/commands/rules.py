@@ -18,8 +18,10 @@ def rules_command(ctx: click.Context) -> None:
     if ctx.invoked_subcommand is None:
         from cpscore.rules import get_rules, preset_names
 
-        for name in preset_names():
-            click.echo(f"{name:12} {get_rules(name).summary}")
+        names = preset_names()
+        width = max(map(len, names))
+        for name in names:
+            click.echo(f"{name:{width}} {get_rules(name).summary}")
 
 
 @rules_command.command(name="show", add_help_option=False)
