@@ -532,7 +532,34 @@ def _multiplier(pair: PairResult, a: PlayerResult, b: PlayerResult, rules: RuleS
         fewest = f"at least {rules.multipliers.home_run_min_opponents}"
         again = " again" if "scoop" in pair.doubled else ""
         lines.append(f"home run: {scooper} scoops every opponent ({fewest}): doubled{again}")
+    if "horse" in pair.doubled:
+        again = " again" if len(pair.doubled) > 1 else ""
+        lines.append(f"{_horse_holder(a, b, rules)} holds the horse card, {rules.multipliers.horse}: doubled{again}")
     return [f"multiplier x{pair.multiplier}: " + "; ".join(lines)]
+
+
+def _horse_holder(a: PlayerResult, b: PlayerResult, rules: RuleSet) -> str:
+    """Which of the pair holds the horse card (``horse``, docs/rules.md 8)."""
+    return a.name if rules.multipliers.horse in {str(card) for card in a.seat.cards} else b.name
+
+
+def _horse(pair: PairResult, a: PlayerResult, b: PlayerResult, rules: RuleSet) -> list[str]:
+    """A natural's or a surrender's pair the horse card doubles."""
+    if "horse" not in pair.doubled:
+        return []
+    return [f"{_horse_holder(a, b, rules)} holds the horse card, {rules.multipliers.horse}: the pair counts double"]
+
+
+def _aces(pair: PairResult, a: PlayerResult, b: PlayerResult, rules: RuleSet) -> list[str]:
+    """The ace bonus (``ace_bonus``, docs/rules.md 6): each ace collects, beside the play."""
+    bonus = rules.royalties.ace_bonus
+    if not bonus:
+        return []
+    held = [sum(1 for card in player.seat.cards if card.rank.number == 14) for player in (a, b)]
+    return [
+        f"aces    {a.name} holds {held[0]}, {b.name} {held[1]}: ({held[0]} - {held[1]}) x {number(bonus)} = "
+        f"{signed(pair.aces)} (ace_bonus; never multiplied)"
+    ]
 
 
 def _penalty(pair: PairResult, a: PlayerResult, b: PlayerResult, rules: RuleSet) -> list[str]:
@@ -591,15 +618,15 @@ def explain_pair(pair: PairResult, settlement: Settlement, cut: Cut | None = Non
     banker = f"; {settlement.banker} is the banker" if settlement.banker is not None else ""
     lines = [f"{pair.a} against {pair.b} ({rules.id}{banker}):"]
     if pair.decided_by == "natural":
-        body = _naturals(pair, a, b, rules)
+        body = _naturals(pair, a, b, rules) + _horse(pair, a, b, rules)
     elif pair.decided_by == "surrender":
-        body = _surrender(pair, a, b, settlement)
+        body = _surrender(pair, a, b, settlement) + _horse(pair, a, b, rules)
     elif pair.decided_by == "result":
         body = _result(pair, a, b, settlement)
     else:
         body = _rows(pair, a, b, settlement) + _bonus(pair, a, b, rules.methods.method)
         body += _royalties(pair, a, b, settlement) + _multiplier(pair, a, b, rules)
-        body += _penalty(pair, a, b, rules) + _split(pair, split, rules)
+        body += _penalty(pair, a, b, rules) + _split(pair, split, rules) + _aces(pair, a, b, rules)
     lines += ["  " + line for line in body]
     lines.append("  " + _arithmetic(pair, cut is not None))
     if cut is not None:
@@ -619,6 +646,8 @@ def _arithmetic(pair: PairResult, cut: bool = False) -> str:
             sum_text += f" {signed(pair.penalty)} penalty"
         if pair.split:
             sum_text += f" {signed(pair.split)} split"
+        if pair.aces:
+            sum_text += f" {signed(pair.aces)} aces"
     elif pair.decided_by == "natural":
         sum_text = f"natural {signed(pair.natural)}"
     elif pair.decided_by == "result":

@@ -687,9 +687,11 @@ class Extras:
     (``foul_plays``), ``split`` (an equal home-run split), ``cut`` (``owed``
     and ``cut``: a cap or table stakes) and ``notes`` (``suit_order`` or
     ``banker_wins_ties``) in each pair; ``stacks`` (table stakes) top-level;
-    ``broken`` in each player's royalties (``broken_royalties``)."""
+    ``broken`` in each player's royalties (``broken_royalties``); ``horse``
+    (whether the horse card doubled the pair) and ``aces`` (the ace bonus) in
+    each pair under the rules that have them."""
 
-    __slots__ = ("banker", "penalty", "split", "cut", "notes", "stacks", "broken")
+    __slots__ = ("banker", "penalty", "split", "cut", "notes", "stacks", "broken", "horse", "aces")
 
     def __init__(self, rules: RuleSet) -> None:
         self.banker = rules.banker.banks
@@ -699,6 +701,8 @@ class Extras:
         self.notes = rules.suits.suit_order is not None or rules.banker.banker_wins_ties
         self.stacks = rules.money.stacks
         self.broken = rules.royalties.broken_royalties
+        self.horse = rules.multipliers.horse is not None
+        self.aces = bool(rules.royalties.ace_bonus)
 
 
 _EXTRAS: list[tuple[object, Extras]] = []
@@ -739,6 +743,10 @@ def pair_data(pair: PairResult, shown: Extras) -> dict[str, object]:
         data["cut"] = pair.cut
     if shown.notes:
         data["notes"] = list(pair.notes)
+    if shown.horse:
+        data["horse"] = "horse" in pair.doubled
+    if shown.aces:
+        data["aces"] = pair.aces
     return data
 
 

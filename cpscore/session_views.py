@@ -783,6 +783,10 @@ def _pair_extras(pair: PairResult, shown: Extras) -> str:
     if shown.notes:
         front, middle, back = pair.notes
         more += f',"notes":["{front}","{middle}","{back}"]'
+    if shown.horse:
+        more += f',"horse":{"true" if "horse" in pair.doubled else "false"}'
+    if shown.aces:
+        more += f',"aces":{_number(pair.aces)}'
     return more
 
 

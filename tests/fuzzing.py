@@ -50,8 +50,8 @@ EXAMPLES = ROOT / "examples"
 
 MAX_LINE = 300
 PRESETS = (
-    "2-4", "1-6", "ofc", "ofc-western", "pineapple", "taiwanese", "shisanshui", "maubinh", "capsa", "pusoy",
-    "pineapple-ru",
+    "2-4", "1-6", "ofc", "ofc-western", "pineapple", "turbo", "taiwanese", "shisanshui", "shisanshui-old", "maubinh",
+    "capsa", "pusoy", "pineapple-ru", "pineapple-27",
 )  # fmt: skip
 COMMANDS = (
     "score", "check", "session", "stats", "standings", "add", "pay", "undo", "remove", "replace", "arrange",
@@ -103,13 +103,15 @@ SETTINGS_TOP = (
     "six_pairs_odd_card", "wheel", "low_middle", "fantasyland", "max_players", "foul_plays", "fantasyland_cards",
     "criss_cross", "home_run_min_opponents", "home_run_split", "suit_order", "suit_foul", "natural_suit_tiebreak",
     "natural_rank", "natural_order", "natural_vs_natural", "false_claim", "pairing", "banker_rotation",
-    "banker_wins_ties", "cap", "cap_scope", "table_stakes",
+    "banker_wins_ties", "cap", "cap_scope", "table_stakes", "button_rotation", "fantasyland_repeats",
+    "fantasyland_middle_stays", "low_middle_qualifier", "natural_row_order", "natural_beats_surrender", "horse",
+    "ace_bonus",
 )  # fmt: skip
-ROYALTY_KEYS = ("mode", "cancel_when_both", "max_per_hand", "spade_bonus", "broken_royalties")
+ROYALTY_KEYS = ("mode", "cancel_when_both", "max_per_hand", "spade_bonus", "broken_royalties", "higher_takes")
 FRONT_KEYS = tuple(r * 2 for r in RANKS) + tuple(r * 3 for r in RANKS) + ("trips",) + tuple(f"trips-{r}" for r in RANKS)
 FIVE_KEYS = (
     "pair", "two-pair", "trips", "straight", "flush", "full-house", "quads", "straight-flush", "royal-flush",
-    "steel-wheel", *(f"quads-{r}" for r in RANKS),
+    "steel-wheel", *(f"quads-{r}" for r in RANKS), "low-75432", "low-7", "low-8", "low-9", "low-T", "low-K",
 )  # fmt: skip
 NATURAL_KEYS = (
     "clean-dragon", "dragon", "twelve-royals", "three-straight-flushes", "three-quads", "all-high", "all-low",
@@ -119,7 +121,7 @@ NATURAL_KEYS = (
 CHOICES = {
     "method": ("rows", "2-4", "1-6", "1-4"),
     "wheel": ("lowest", "second"),
-    "fantasyland": ("none", "standard", "progressive"),
+    "fantasyland": ("none", "standard", "progressive", "2-7"),
     "mode": ("none", "holder", "row-bonus", "row-value"),
     "spade_bonus": (False, True, "row", "own"),
     "criss_cross": ("all", "corresponding"),
@@ -136,10 +138,17 @@ CHOICES = {
     "false_claim": (False, 6, 3),
     "fantasyland_cards": (13, 14),
     "home_run_min_opponents": (1, 2, 3),
+    "button_rotation": ("fixed", "next"),
+    "fantasyland_repeats": (0, 1, 2, "unlimited", 99, 100),
+    "low_middle_qualifier": (False, "T", "9", "7", "K", "A", "t"),
+    "natural_row_order": ("back-middle-front", "back-front-middle"),
+    "horse": (False, "Ah", "A♥", "10h", "As", "Xx", "Ah Ad"),
+    "ace_bonus": (0, 1, 2, 0.5),
 }
 FLAGS = (
     "scoop_doubles", "home_run", "ace_high_front_straight", "six_pairs_odd_card", "low_middle", "cancel_when_both",
-    "foul_plays", "suit_foul", "natural_suit_tiebreak", "banker_wins_ties", "broken_royalties",
+    "foul_plays", "suit_foul", "natural_suit_tiebreak", "banker_wins_ties", "broken_royalties", "higher_takes",
+    "natural_beats_surrender", "fantasyland_middle_stays",
 )  # fmt: skip
 
 # Characters inserted by the mutations.  Arguments can hold any character but
