@@ -282,7 +282,12 @@ def _naturals(pair: PairResult, a: PlayerResult, b: PlayerResult, rules: RuleSet
             lines.append(
                 f"{holder.name} claims {_natural_words(holder.natural)}: it is paid at once, no rows are played"
             )
-    lines.append(f"natural {signed(pair.natural)}; naturals are never multiplied")
+    if "horse" in pair.doubled:
+        lines.append(
+            f"natural {signed(pair.natural)}, doubled: {_horse_words(a, b, rules)}; nothing else multiplies a natural"
+        )
+    else:
+        lines.append(f"natural {signed(pair.natural)}; naturals are never multiplied")
     return lines
 
 
@@ -301,7 +306,13 @@ def _false_claims(
         lines.append(
             f"{claimer.name} pays {other.name} the false_claim, {number(rules.naturals.false_claim or 0)}; no rows are played"
         )
-    lines.append(f"natural {signed(pair.natural)}; false claims and naturals are never multiplied")
+    if "horse" in pair.doubled:
+        lines.append(
+            f"natural {signed(pair.natural)}, doubled: {_horse_words(a, b, rules)};"
+            " nothing else multiplies a false claim or a natural"
+        )
+    else:
+        lines.append(f"natural {signed(pair.natural)}; false claims and naturals are never multiplied")
     return lines
 
 
@@ -534,20 +545,21 @@ def _multiplier(pair: PairResult, a: PlayerResult, b: PlayerResult, rules: RuleS
         lines.append(f"home run: {scooper} scoops every opponent ({fewest}): doubled{again}")
     if "horse" in pair.doubled:
         again = " again" if len(pair.doubled) > 1 else ""
-        lines.append(f"{_horse_holder(a, b, rules)} holds the horse card, {rules.multipliers.horse}: doubled{again}")
+        lines.append(f"{_horse_words(a, b, rules)}: doubled{again}")
     return [f"multiplier x{pair.multiplier}: " + "; ".join(lines)]
 
 
-def _horse_holder(a: PlayerResult, b: PlayerResult, rules: RuleSet) -> str:
-    """Which of the pair holds the horse card (``horse``, docs/rules.md 8)."""
-    return a.name if rules.multipliers.horse in {str(card) for card in a.seat.cards} else b.name
+def _horse_words(a: PlayerResult, b: PlayerResult, rules: RuleSet) -> str:
+    """'Amy holds the horse card, Ah' (``horse``, docs/rules.md 8): which of the pair holds it."""
+    holder = a.name if rules.multipliers.horse in {str(card) for card in a.seat.cards} else b.name
+    return f"{holder} holds the horse card, {rules.multipliers.horse}"
 
 
 def _horse(pair: PairResult, a: PlayerResult, b: PlayerResult, rules: RuleSet) -> list[str]:
-    """A natural's or a surrender's pair the horse card doubles."""
+    """A surrender's pair the horse card doubles."""
     if "horse" not in pair.doubled:
         return []
-    return [f"{_horse_holder(a, b, rules)} holds the horse card, {rules.multipliers.horse}: the pair counts double"]
+    return [f"{_horse_words(a, b, rules)}: the pair counts double"]
 
 
 def _aces(pair: PairResult, a: PlayerResult, b: PlayerResult, rules: RuleSet) -> list[str]:
@@ -618,7 +630,7 @@ def explain_pair(pair: PairResult, settlement: Settlement, cut: Cut | None = Non
     banker = f"; {settlement.banker} is the banker" if settlement.banker is not None else ""
     lines = [f"{pair.a} against {pair.b} ({rules.id}{banker}):"]
     if pair.decided_by == "natural":
-        body = _naturals(pair, a, b, rules) + _horse(pair, a, b, rules)
+        body = _naturals(pair, a, b, rules)
     elif pair.decided_by == "surrender":
         body = _surrender(pair, a, b, settlement) + _horse(pair, a, b, rules)
     elif pair.decided_by == "result":

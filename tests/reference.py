@@ -390,14 +390,16 @@ def rows_natural_key(kind: str, back, middle, front, rules, wheel: str) -> tuple
     return (b, m, f)
 
 
-def best_arrangement_key(kind: str, cards, rules, wheel: str) -> tuple | None:
+def best_arrangement_key(kind: str, cards, rules, wheel: str, front_first: bool = False) -> tuple | None:
     """The strongest (back, middle, front) over every split of 13 cards into
     rows of ``kind``, or None: every back of ``kind``, strongest first, then
-    every middle of the 8 cards left (at most 1,287 x 56 = 72,072 splits)."""
+    every middle of the 8 cards left (at most 1,287 x 56 = 72,072 splits).
+    ``front_first`` (``natural_row_order = "back-front-middle"``): the strongest
+    (back, front, middle), as that key."""
     if kind != "straight" and not suits_split_into_rows(cards):
         return None
     codes = tuple(sorted(card.code for card in cards))
-    return _best_arrangement(kind, codes, tuple(cards), wheel, rules.naturals.ace_high_front_straight)
+    return _best_arrangement(kind, codes, tuple(cards), wheel, rules.naturals.ace_high_front_straight, front_first)
 
 
 def suits_split_into_rows(cards) -> bool:
@@ -415,8 +417,8 @@ def suits_split_into_rows(cards) -> bool:
 _BEST: dict[tuple, tuple | None] = {}
 
 
-def _best_arrangement(kind, codes, cards, wheel, ace_high):
-    memo = (kind, codes, wheel, ace_high)
+def _best_arrangement(kind, codes, cards, wheel, ace_high, front_first=False):
+    memo = (kind, codes, wheel, ace_high, front_first)
     if memo in _BEST:
         return _BEST[memo]
     cards = sorted(cards, key=lambda card: card.code)
@@ -439,7 +441,7 @@ def _best_arrangement(kind, codes, cards, wheel, ace_high):
             front_key = front_row_as(kind, front, ace_high)
             if front_key is None:
                 continue
-            key = (back_key, middle_key, front_key)
+            key = (back_key, front_key, middle_key) if front_first else (back_key, middle_key, front_key)
             if best is None or key > best:
                 best = key
     if len(_BEST) > 10_000:
@@ -460,10 +462,13 @@ def natural_key(natural: str, cards, hand, rules, wheel: str):
     counts = Counter(ranks)
     if natural in ROW_BASED:
         kind = ROW_BASED[natural]
+        front_first = rules.naturals.natural_row_order == "back-front-middle"
         if hand is not None:  # a set hand counts only as it is set
             key = rows_natural_key(kind, hand.back, hand.middle, hand.front, rules, wheel)
+            if key is not None and front_first:  # the rows in the order they break a tie
+                key = (key[0], key[2], key[1])
         else:
-            key = best_arrangement_key(kind, cards, rules, wheel)
+            key = best_arrangement_key(kind, cards, rules, wheel, front_first)
         return (key is not None, key)
     if natural == "clean-dragon":
         return (len(counts) == 13 and one_suit(cards), None)
