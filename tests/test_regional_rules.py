@@ -269,3 +269,41 @@ def test_the_new_presets():
     assert (old.units["three-straight-flushes"], old.units["three-straights"]) == (24, 4)
     assert get_rules("maubinh").naturals.units["six-pairs"] == 6  # not shisanshui's 4
     assert get_rules("pineapple-ru").money.button_rotation == "next"
+
+
+DOCS = pathlib.Path(__file__).parent.parent / "docs" / "rules.md"
+
+
+def toml_blocks() -> list[str]:
+    import re
+
+    return re.findall(r"```toml\n(.*?)```", DOCS.read_text(encoding="utf-8"), re.S)
+
+
+@pytest.mark.parametrize("text", toml_blocks(), ids=lambda text: text.split("\n", 2)[1] if "\n" in text else text)
+def test_every_rule_file_of_the_docs_is_valid(text):
+    rules_from_toml(text, "docs.toml")
+
+
+def test_the_rule_files_of_the_docs_do_what_they_say():
+    files = {rules_from_toml(text, "docs.toml").id: rules_from_toml(text, "docs.toml") for text in toml_blocks()}
+    # The Eastern royal flush: 14 in the middle, 7 in the back; a plain straight flush still 10 and 5.
+    table = files["eastern-royal"].royalties.table
+    assert (table.lookup("middle", "royal-flush"), table.lookup("back", "royal-flush")) == (14, 7)
+    assert (table.lookup("middle", "straight-flush"), table.lookup("back", "straight-flush")) == (10, 5)
+    royal = "2c 3d 4h / 9s 9h 9d 9c 4s / Ah Kh Qh Jh Th"  # quads in the middle, a royal flush in the back
+    plain = "Qs Jd 3c / Ts Tc 8d 8s 3h / Kc Qc Jc 8c 5c"
+    deal = build_deal([Entry("Amy", royal, ""), Entry("Bob", plain, "")], files["eastern-royal"])
+    pair = settle(deal, files["eastern-royal"]).pairs[0]
+    assert pair.royalties == 7 + 6  # row-value: quads 8 - 1 in the middle, the royal 7 - 1 in the back
+    # OFC without middle trips; the rest of the OFC middle as it was.
+    basic, ofc = files["ofc-basic"].royalties.table, get_rules("ofc").royalties.table
+    assert basic.lookup("middle", "trips") == 0 and ofc.lookup("middle", "trips") == 2
+    assert all(basic.lookup("middle", key) == ofc.lookup("middle", key) for key in ("straight", "flush", "quads"))
+    # Pusoy with the classic naturals.
+    assert dict(files["pusoy-naturals"].naturals.units) == {
+        "dragon": 13,
+        "six-pairs": 3,
+        "three-straights": 3,
+        "three-flushes": 3,
+    }
