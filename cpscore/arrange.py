@@ -329,6 +329,16 @@ def refusal(rules: RuleSet) -> str | None:
             f"the arranger does not model higher_takes (rules {rules.id}): it counts every royalty a hand holds;"
             " arrange under a rule file with higher_takes = false"
         )
+    if royalties.ace_bonus:
+        return (
+            f"the arranger does not model ace_bonus (rules {rules.id}): the aces add the same to every setting"
+            " but nothing to a natural; arrange under a rule file with ace_bonus = 0"
+        )
+    if rules.multipliers.horse is not None:
+        return (
+            f"the arranger does not model the horse card (horse, rules {rules.id}): it doubles every setting and"
+            " a natural alike, so the best setting is the same; arrange under a rule file with horse = false"
+        )
     return None
 
 

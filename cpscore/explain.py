@@ -582,11 +582,16 @@ def _penalty(pair: PairResult, a: PlayerResult, b: PlayerResult, rules: RuleSet)
     bonus = method_bonus(rules.methods.method, (1, 1, 1))
     base = 3 + bonus
     times = magnitude(pair.penalty) / base
+    horse = "horse" in pair.doubled  # the horse card doubles the whole pair, the penalty too
+    if horse:
+        times /= 2
     doubled = []
     if times >= 2 and rules.multipliers.scoop_doubles:
         doubled.append(" x 2 (scoops double)")
     if times == 4 or (times == 2 and not rules.multipliers.scoop_doubles):
         doubled.append(f" x 2 ({live.name}'s home run)")
+    if horse:
+        doubled.append(f" x 2 (the horse card, {rules.multipliers.horse})")
     steps = f"3 rows + {number(bonus)} bonus" if bonus else "3 rows"
     if doubled:
         steps = (f"({steps})" if bonus else steps) + "".join(doubled)

@@ -415,9 +415,10 @@ def _low_qualifier(value: object) -> object:
 
 
 def _repeats(value: object) -> object:
-    """A whole number of repeats, or None for ``"unlimited"``."""
+    """A whole number of repeats, or ``"unlimited"`` (kept as the word, so that a
+    rule file written back says it; None from Python means it too)."""
     if value == "unlimited" or value is None:
-        return None
+        return "unlimited"
     if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value <= 99:
         raise SettingError(f'{shown(value)} is not a whole number from 0 to 99, or "unlimited"')
     return value
@@ -970,7 +971,7 @@ class Ofc(Section):
             "fantasyland_repeats",
             _repeats,
             1,
-            "the Fantasyland deals in a row a player may stay for after the first; None: unlimited",
+            'the Fantasyland deals in a row a player may stay for after the first, or "unlimited"',
         ),
     )
     __slots__ = _slots(SETTINGS)
@@ -978,7 +979,7 @@ class Ofc(Section):
     fantasyland: FantasylandKind
     fantasyland_cards: int
     fantasyland_middle_stays: bool
-    fantasyland_repeats: int | None
+    fantasyland_repeats: int | str
 
     def _check(self) -> None:
         for name in ("fantasyland_repeats", "fantasyland_middle_stays"):

@@ -633,8 +633,8 @@ def fantasyland(core: Core | None, rules: RuleSet, playing: bool, repeat: bool =
     ``repeat``: this deal is the last repeat ``fantasyland_repeats`` allows the player, so they leave."""
     if not rules.ofc.played:
         return None
-    if core is None or core.foul or (playing and repeat):
-        return _LEAVES if playing else _NOT_IN
+    if core is None or core.foul or (playing and (repeat or rules.ofc.fantasyland_repeats == 0)):
+        return _LEAVES if playing else _NOT_IN  # with no repeats allowed, every Fantasyland deal is the last
     front = core.plains[0] >> CATEGORY_SHIFT
     if not playing and front < PAIR and rules.ofc.fantasyland != "2-7":
         return _NOT_IN

@@ -978,9 +978,9 @@ class Ledger:
         """Of the players in Fantasyland, those playing their last repeat allowed
         (``fantasyland_repeats``; none when repeats are unlimited)."""
         allowed = self.rules.ofc.fantasyland_repeats
-        if allowed is None:
+        if allowed == "unlimited":
             return []
-        return [name for name in playing if self.fantasyland[name] >= allowed]
+        return [name for name in playing if self.fantasyland[name] >= int(allowed)]
 
     def _record(
         self,

@@ -587,7 +587,8 @@ def fantasyland(seat, rows: Rows | None, rules, repeats: Collection[str]) -> tup
     progressive = rules.ofc.fantasyland == "progressive"
     standard = rules.ofc.fantasyland_cards
     low = rules.ofc.fantasyland == "2-7"
-    if rows is None or rows.fouled or (playing and seat.name in repeats):
+    last = seat.name in repeats or rules.ofc.fantasyland_repeats == 0  # no repeat allowed: every one is the last
+    if rows is None or rows.fouled or (playing and last):
         return ("leaves", None) if playing else ("none", None)
     front_category, front_ranks = rows.front
     if playing:

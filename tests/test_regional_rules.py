@@ -307,3 +307,52 @@ def test_the_rule_files_of_the_docs_do_what_they_say():
         "three-straights": 3,
         "three-flushes": 3,
     }
+
+
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [
+        ('preset = "maubinh"\nace_bonus = 1', "the arranger does not model ace_bonus (rules house)"),
+        ('preset = "shisanshui"\nhorse = "Ah"', "the arranger does not model the horse card (horse, rules house)"),
+        ('preset = "ofc"\n[royalties]\nhigher_takes = true', "the arranger does not model higher_takes (rules house)"),
+        ('preset = "pineapple-27"', "the arranger does not play the middle low (low_middle, rules house)"),
+    ],
+    ids=["aces", "horse", "higher-takes", "low-middle"],
+)
+def test_the_arranger_refuses_what_it_does_not_model(tmp_path, text, message):
+    (tmp_path / "house.toml").write_text(text)
+    result = run("arrange", "--rules", str(tmp_path / "house.toml"), "Ah Ad 2c 2d 3c 3d 4h 4s 5c 5d 6h 6s 8c")
+    assert result.exit_code == 2 and result.stdout == ""
+    assert message in result.stderr
+
+
+def test_no_repeat_allowed_leaves_in_a_single_deal_too():
+    # fantasyland_repeats = 0: a hand played in Fantasyland leaves, in `score` and `check` as in a session.
+    text = 'preset = "ofc"\nfantasyland_repeats = 0\n'
+    rules = rules_from_toml(text, "house.toml")
+    deal = build_deal([Entry("Amy", A2, ""), Entry("Bob", B1, "")], rules, fantasyland=["Amy"])
+    assert settle(deal, rules).players[0].fantasyland.status == "leaves"
+    assert_agree(deal, rules)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        'fantasyland_repeats = "unlimited"',
+        "fantasyland_repeats = 0",
+        'horse = "Ah"',
+        "ace_bonus = 0.5",
+        'natural_row_order = "back-front-middle"',
+        "natural_beats_surrender = false",
+        "fantasyland_middle_stays = false",
+        'cap = 10\nbutton_rotation = "next"',
+        "[royalties]\nhigher_takes = true",
+        "[naturals]\nno-broadway = true",
+    ],
+)
+def test_every_new_setting_is_written_back_as_a_rule_file_that_reads_the_same(text):
+    from cpscore.rules import from_settings, to_toml
+
+    rules = rules_from_toml(f'preset = "ofc"\n{text}\n', "house.toml")
+    assert rules_from_toml(to_toml(rules), "again.toml") == rules
+    assert from_settings(rules.settings(), preset="ofc") == rules
