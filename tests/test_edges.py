@@ -339,7 +339,9 @@ def test_a_full_disk_is_an_environment_failure():
 
 
 def test_a_closed_pipe_ends_quietly_with_141(tmp_path):
-    path = session_file(tmp_path, "\n".join([deal("Amy", "Bob", "Cy")] * 300))
+    # 5,000 deals print some 300 kB, far more than a pipe holds (64 kB): the writer is still
+    # writing when the reader stops (300 deals, 18 kB, could all be written before it stopped).
+    path = session_file(tmp_path, "\n".join([deal("Amy", "Bob", "Cy")] * 5000))
     process = subprocess.Popen(
         [sys.executable, "-m", "cpscore", "session", str(path)], stdout=subprocess.PIPE, stderr=subprocess.PIPE
     )
