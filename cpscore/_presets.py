@@ -223,5 +223,4 @@ PRESETS = {'2-4': {'id': '2-4',
                   'low_middle': True,
                   'low_middle_qualifier': 'T',
                   'fantasyland': '2-7',
-                  'fantasyland_middle_stays': False,
                   'royalties': {'middle': {'low-75432': 8, 'low-7': 4, 'low-8': 2, 'low-9': 1}}}}

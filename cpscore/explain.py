@@ -467,6 +467,27 @@ def _royalty_entries(player: PlayerResult, amounts: tuple[Amount, ...], rules: R
     return f"{player.name} {' + '.join(entries)} = {number(total)}" if entries else f"{player.name} none"
 
 
+def _not_taken(pair: PairResult, a: PlayerResult, b: PlayerResult, rules: RuleSet) -> list[str]:
+    """Under ``higher_takes``, each royalty held but not paid, and why: the other
+    hand won its row (or tied it) and held one there too."""
+    if not rules.royalties.higher_takes:
+        return []
+    assert a.assessment is not None and b.assessment is not None  # the rows were played
+    held = pair_royalties(rules, a.assessment.core, b.assessment.core)
+    paid = pair_royalties(rules, a.assessment.core, b.assessment.core, pair.rows)
+    lines = []
+    for index, outcome in enumerate(pair.rows):
+        for side, (player, other) in enumerate(((a, b), (b, a))):
+            if held[side][index] and not paid[side][index]:
+                row = player.assessment.rows[index]  # type: ignore[union-attr]  # asserted above
+                why = "the row is tied" if outcome == 0 else f"{other.name} wins the {row.name}"
+                lines.append(
+                    f"          {player.name}'s {_entry(row, held[side][index], rules)} is not paid: {why},"
+                    f" and both hold a royalty there (higher_takes)"
+                )
+    return lines
+
+
 def _broken(player: PlayerResult) -> str:
     """'Sev four sevens 2': a hand's broken royalties, or 'Tom none'."""
     assert player.assessment is not None  # the rows were played
@@ -509,18 +530,21 @@ def _royalties(pair: PairResult, a: PlayerResult, b: PlayerResult, settlement: S
         notes.append("2s doubles both hands' royalties in its row")
     if rules.royalties.max_per_hand:
         notes.append(f"each hand keeps its {rules.royalties.max_per_hand} largest")
+    if rules.royalties.higher_takes:
+        notes.append("of two royalties in one row only the row's winner collects, higher_takes")
     extra = f" ({'; '.join(notes)})" if notes else ""
     table = f"{rules.id} table{extra}"
     lines = _spade_lines(a, b, rules)
-    if rules.royalties.higher_takes:
-        notes.append("of two royalties in one row only the row's winner collects (higher_takes)")
-        table = f"{rules.id} table ({'; '.join(notes)})"
     if mode == "holder":
         mine, theirs = pair_royalties(rules, core_a, core_b, pair.rows)
-        return lines + [
-            f"royalties (paid by holder, {table}): {_royalty_entries(a, mine, rules)}; "
-            f"{_royalty_entries(b, theirs, rules)}; net {signed(pair.royalties)}"
-        ]
+        return (
+            lines
+            + [
+                f"royalties (paid by holder, {table}): {_royalty_entries(a, mine, rules)}; "
+                f"{_royalty_entries(b, theirs, rules)}; net {signed(pair.royalties)}"
+            ]
+            + _not_taken(pair, a, b, rules)
+        )
     how = "1 + the table value" if mode == "row-bonus" else "the table value instead of 1"
     cancel = ", cancelled when both qualify" if rules.royalties.cancel_when_both else ""
     lines.append(

@@ -860,6 +860,11 @@ def render_check(report: HandReport, rules: RuleSet, style: str = DEFAULT_STYLE,
             )
         elif assessment.foul:
             lines.append(f"FOUL: {assessment.foul.reason}; a fouled hand loses every row and earns no royalties")
+        elif rules.rows.low_middle_qualifier is not None:
+            limit = rules.rows.low_middle_qualifier
+            lines.append(
+                f"Legal: the back is at least the front, and the middle is a {limit}-low or better (it plays low)."
+            )
         elif rules.rows.low_middle:
             lines.append("Legal: the back is at least the front (the middle plays low).")
         else:

@@ -181,7 +181,10 @@ def describe(value: int) -> str:
 class Foul(Record):
     """Why a hand is fouled: the ``stronger`` row beats the ``weaker`` row
     that should be at least as strong (``by_suit``: the two are equal in ranks
-    and the stronger wins on suits, with ``suit_foul``)."""
+    and the stronger wins on suits, with ``suit_foul``).  A low middle that does
+    not qualify (``low_middle_qualifier``) is ``Foul("middle", "qualifier",
+    middle value, highest rank allowed)``: ``weaker`` is then no row, and
+    ``weaker_value`` a rank number (2-14), not a row's value."""
 
     __slots__ = ("stronger", "weaker", "stronger_value", "weaker_value", "by_suit")
 

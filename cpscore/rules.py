@@ -78,8 +78,8 @@ FRONT_KEYS = tuple(letter * 2 for letter in _LETTERS) + tuple(letter * 3 for let
 #: ``royal-flush`` and ``steel-wheel`` fall back to ``straight-flush`` when a table has no entry.
 FIVE_CARD_KEYS = (*CATEGORY_IDS[1:], *(f"quads-{letter}" for letter in _LETTERS), "steel-wheel")
 #: Keys of a low middle's table (``low_middle``, docs/rules.md 10): ``low-75432`` for the
-#: best low, ``low-7`` ... ``low-K`` for a low by its highest card (``low-75432`` falls back to ``low-7``).
-LOW_KEYS = ("low-75432", *(f"low-{letter}" for letter in _LETTERS[5:12]))
+#: best low, ``low-7`` ... ``low-A`` for a low by its highest card (``low-75432`` falls back to ``low-7``).
+LOW_KEYS = ("low-75432", *(f"low-{letter}" for letter in _LETTERS[5:]))
 ROW_TABLES = {"front": FRONT_KEYS, "middle": (*FIVE_CARD_KEYS, *LOW_KEYS), "back": FIVE_CARD_KEYS}
 _EMPTY: Mapping[str, Amount] = MappingProxyType({})
 
@@ -406,12 +406,15 @@ def _horse(value: object) -> object:
 
 
 def _low_qualifier(value: object) -> object:
-    """A rank letter from 7 to K (the highest card a qualifying low holds), or None for off."""
+    """A rank letter from 7 to A (the highest card a qualifying low holds; ``"10"``
+    is ``"T"``), or None for off."""
     if value is False or value is None:
         return None
-    if isinstance(value, str) and value.upper() in _LETTERS[5:12]:
+    if value == "10":
+        value = "T"
+    if isinstance(value, str) and value.upper() in _LETTERS[5:]:
         return value.upper()
-    raise SettingError(f'{shown(value)} is not a rank from "7" to "K" (such as "T" for ten-low), or false')
+    raise SettingError(f'{shown(value)} is not a rank from "7" to "A" (such as "T" for ten-low), or false')
 
 
 def _repeats(value: object) -> object:
@@ -1135,6 +1138,11 @@ class RuleSet(Record):
         low_keys = [key for key in self.royalties.table.middle if key.startswith("low-")]
         if low_keys and not self.rows.low_middle:
             raise SettingError("has no effect without low_middle = true", f"royalties.middle.{low_keys[0]}")
+        if self.rows.low_middle and not self.ofc.fantasyland_middle_stays:
+            raise SettingError(
+                "has no effect with low_middle = true (a low middle never keeps a player in Fantasyland)",
+                "fantasyland_middle_stays",
+            )
         if self.ofc.fantasyland == "2-7" and not self.rows.low_middle:
             raise SettingError('"2-7" needs low_middle = true (its middle enters Fantasyland low)', "fantasyland")
         if banker.banks and self.methods.criss_cross != "all":

@@ -641,7 +641,9 @@ def fantasyland(core: Core | None, rules: RuleSet, playing: bool, repeat: bool =
     kind = rules.ofc.fantasyland
     progressive = kind != "standard"  # progressive and 2-7 deal 14 to a player who stays
     if playing:
-        stays = stays_in_fantasyland(*core.plains, rules.ofc.fantasyland_middle_stays)
+        # A low middle (docs/rules.md 10) never keeps a player in: only a middle played high does.
+        middle_stays = rules.ofc.fantasyland_middle_stays and not rules.rows.low_middle
+        stays = stays_in_fantasyland(*core.plains, middle_stays)
         return Fantasyland(True, stays, (14 if progressive else rules.ofc.fantasyland_cards) if stays else None)
     if kind == "2-7":  # docs/rules.md 9: KK or better in front, or 7-5-4-3-2 in the middle: 14; both: 15
         front_in = front == TRIPS or (front == PAIR and digits(core.plains[0])[0] >= 13)
@@ -1108,7 +1110,6 @@ def kernel(
         else:
             natural_a, natural_b = naturals[i], naturals[j]
             pair: tuple[Any, ...]
-            plain = _PLAIN if horse != i and horse != j else _HORSE  # the horse doubles these too
             if natural_a or natural_b:  # docs/rules.md 7: naturals and false claims; no multipliers
                 amount = _natural_units(natural_a, natural_b, rules)
                 if (
@@ -1117,16 +1118,16 @@ def kernel(
                     and _natural_against_surrender(seats, i, j, naturals)
                 ):
                     amount = 0  # docs/rules.md 7: a natural collects nothing from a surrendered hand
-                if plain is _HORSE:
-                    amount *= 2
-                paid = amount * pair_stake
-                pair = (i, j, "natural", _NO_ROWS, 0, 0, 0, 1, amount, 0, amount, pair_stake, paid, *plain)
+                decided = "natural"
             else:  # docs/rules.md 4, step 2: a surrender
                 amount = _surrender_units(seats[i], seats[j], cores[i], cores[j], rules)
-                if plain is _HORSE:
-                    amount *= 2
-                paid = amount * pair_stake
-                pair = (i, j, "surrender", _NO_ROWS, 0, 0, 0, 1, 0, amount, amount, pair_stake, paid, *plain)
+                decided = "surrender"
+            plain: tuple[Any, ...] = _PLAIN
+            if amount and (horse == i or horse == j):  # docs/rules.md 8: the horse doubles these too
+                amount, plain = amount * 2, _HORSE
+            paid = amount * pair_stake
+            natural, surrendered = (amount, 0) if decided == "natural" else (0, amount)
+            pair = (i, j, decided, _NO_ROWS, 0, 0, 0, 1, natural, surrendered, amount, pair_stake, paid, *plain)
             pairs.append(PairOutcome(pair))
         units[i] += amount
         units[j] -= amount

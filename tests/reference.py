@@ -594,7 +594,7 @@ def fantasyland(seat, rows: Rows | None, rules, repeats: Collection[str]) -> tup
     if playing:
         plain_middle = five_key(rows.hand.middle)[0]
         plain_back = five_key(rows.hand.back)[0]
-        middle_stays = rules.ofc.fantasyland_middle_stays and plain_middle >= FULL_HOUSE
+        middle_stays = rules.ofc.fantasyland_middle_stays and not rules.rows.low_middle and plain_middle >= FULL_HOUSE
         if front_category == TRIPS or middle_stays or plain_back >= QUADS:
             return ("stays", 14 if progressive or low else standard)
         return ("leaves", None)

@@ -1265,6 +1265,7 @@ def consistent(settings_: dict) -> dict:
     put back to its default: the settings that need suit_order, a banker or a cap."""
     if settings_["low_middle"]:
         settings_["suit_order"] = False
+        settings_["fantasyland_middle_stays"] = True  # a low middle never keeps a player in
     else:
         settings_["low_middle_qualifier"] = False
         middle = settings_["royalties"]["middle"]

@@ -221,7 +221,11 @@ def test_the_button_passes_each_deal():
         ("fantasyland_repeats = -1", 'fantasyland_repeats: -1 is not a whole number from 0 to 99, or "unlimited"'),
         ('fantasyland_repeats = "always"', "fantasyland_repeats: 'always' is not a whole number"),
         ('low_middle_qualifier = "T"', "low_middle_qualifier: has no effect without low_middle = true"),
-        ('low_middle = true\nlow_middle_qualifier = "A"', 'low_middle_qualifier: \'A\' is not a rank from "7" to "K"'),
+        ('low_middle = true\nlow_middle_qualifier = "6"', 'low_middle_qualifier: \'6\' is not a rank from "7" to "A"'),
+        (
+            'low_middle = true\nfantasyland = "standard"\nfantasyland_middle_stays = false',
+            "fantasyland_middle_stays: has no effect with low_middle = true",
+        ),
         ('button_rotation = "next"', "button_rotation: has no effect without a cap or table stakes"),
         ("[royalties]\nhigher_takes = true", 'royalties.higher_takes: has no effect unless mode = "holder"'),
         ("[royalties.middle]\nlow-7 = 4", "royalties.middle.low-7: has no effect without low_middle = true"),
@@ -356,3 +360,30 @@ def test_every_new_setting_is_written_back_as_a_rule_file_that_reads_the_same(te
     rules = rules_from_toml(f'preset = "ofc"\n{text}\n', "house.toml")
     assert rules_from_toml(to_toml(rules), "again.toml") == rules
     assert from_settings(rules.settings(), preset="ofc") == rules
+
+
+def test_a_horse_natural_that_collects_nothing_is_not_doubled():
+    # natural_beats_surrender = false: Dee's six pairs against a surrender pays 0, and the horse (Dee's
+    # Ah) has nothing to double: the pair is not marked doubled.
+    rules = rules_from_toml('preset = "2-4"\nhorse = "Ah"\nnatural_beats_surrender = false\n', "house.toml")
+    deal = build_deal([Entry("Dee", DEE, ""), Entry("Eve", "surrender", "")], rules)
+    pair = settle(deal, rules).pairs[0]
+    assert (pair.units, pair.doubled) == (0, ())
+    assert_agree(deal, rules)
+
+
+def test_check_says_the_middle_qualifies():
+    out = run("check", "--rules", "pineapple-27", LOW_AMY).output
+    assert "Legal: the back is at least the front, and the middle is a T-low or better (it plays low)." in out
+    rules = rules_from_toml('preset = "pineapple-27"\nlow_middle_qualifier = "10"\n', "house.toml")
+    assert rules.rows.low_middle_qualifier == "T"
+
+
+def test_a_low_middle_never_stays_in_fantasyland():
+    # 2-7 Fantasyland on pineapple (fantasyland_middle_stays stays true): a "full house" middle is the
+    # worst low there is, and does not keep a player in.
+    rules = rules_from_toml('preset = "pineapple"\nlow_middle = true\nfantasyland = "2-7"\n', "house.toml")
+    hand = "2c 4d 6h / Kh Kd Kc 3h 3s / Ah Ad Ac 9s 9d"
+    deal = build_deal([Entry("Amy", hand, ""), Entry("Bob", B0, "")], rules, fantasyland=["Amy"])
+    assert settle(deal, rules).players[0].fantasyland.status == "leaves"
+    assert_agree(deal, rules)
