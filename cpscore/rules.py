@@ -1401,6 +1401,8 @@ def rules_from_toml(text: str, source: str, default_id: str = "house") -> RuleSe
         raise RulesError(f"{source}: not a rule file: its values are nested too deep") from None
     except ValueError:  # an integer of thousands of digits
         raise RulesError(f"{source}: not a rule file: a number in it has thousands of digits") from None
+    except ArithmeticError:  # a decimal whose exponent has thousands of digits (decimal.InvalidOperation)
+        raise RulesError(f"{source}: not a rule file: a number in it is out of range") from None
     named = data.get("preset")
     known = named if isinstance(named, str) and named in preset_names() else ""
     try:

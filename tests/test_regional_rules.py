@@ -387,3 +387,10 @@ def test_a_low_middle_never_stays_in_fantasyland():
     deal = build_deal([Entry("Amy", hand, ""), Entry("Bob", B0, "")], rules, fantasyland=["Amy"])
     assert settle(deal, rules).players[0].fantasyland.status == "leaves"
     assert_agree(deal, rules)
+
+
+def test_a_number_out_of_range_in_a_rule_file_is_one_line():
+    # Found by the fuzz module: a decimal whose exponent has 1,372 digits.
+    text = 'preset = "2-4"\n[royalties]\nbroken_royalties = ' + "1" * 767 + "e" + "1" * 1372 + "\n"
+    with pytest.raises(RulesError, match=r"^h\.toml: not a rule file: a number in it is out of range$"):
+        rules_from_toml(text, "h.toml")
