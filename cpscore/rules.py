@@ -1135,6 +1135,19 @@ class RuleSet(Record):
             raise SettingError(
                 "cannot be combined with low_middle (cpscore does not define suits in a low row)", "suit_order"
             )
+        naturals = self.naturals
+        if not naturals.natural_beats_surrender and (self.methods.surrender is None or not naturals.units):
+            raise SettingError(
+                "has no effect without both a surrender and a natural (surrender and [naturals])",
+                "natural_beats_surrender",
+            )
+        if naturals.natural_row_order != "back-middle-front" and not any(
+            natural in naturals.units for natural in ("three-straights", "three-flushes", "three-straight-flushes")
+        ):
+            raise SettingError(
+                "has no effect without three-straights, three-flushes or three-straight-flushes in [naturals]",
+                "natural_row_order",
+            )
         low_keys = [key for key in self.royalties.table.middle if key.startswith("low-")]
         if low_keys and not self.rows.low_middle:
             raise SettingError("has no effect without low_middle = true", f"royalties.middle.{low_keys[0]}")

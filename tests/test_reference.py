@@ -1272,6 +1272,11 @@ def consistent(settings_: dict) -> dict:
         settings_["royalties"]["middle"] = {key: value for key, value in middle.items() if not key.startswith("low-")}
         if settings_["fantasyland"] == "2-7":
             settings_["fantasyland"] = "standard"
+    played = [natural for natural, units in settings_["naturals"].items() if units is not False]
+    if settings_["surrender"] is False or not played:
+        settings_["natural_beats_surrender"] = True
+    if not {"three-straights", "three-flushes", "three-straight-flushes"} & set(played):
+        settings_["natural_row_order"] = "back-middle-front"
     if settings_["royalties"]["mode"] != "holder":
         settings_["royalties"]["higher_takes"] = False
     if settings_["cap"] is False and settings_["table_stakes"] is False:

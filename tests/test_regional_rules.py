@@ -232,6 +232,11 @@ def test_the_button_passes_each_deal():
         ('fantasyland = "2-7"', 'fantasyland: "2-7" needs low_middle = true'),
         ('natural_row_order = "front-first"', "natural_row_order: 'front-first' is not one of back-middle-front"),
         ("[naturals]\ndragon = true", "naturals.dragon: give its units (true stands for 3 only for no-broadway)"),
+        ("surrender = false\nnatural_beats_surrender = false", "natural_beats_surrender: has no effect without both"),
+        (
+            'natural_row_order = "back-front-middle"\n[naturals]\nthree-straights = false\nthree-flushes = false',
+            "natural_row_order: has no effect without three-straights",
+        ),
     ],
 )
 def test_settings_that_cannot_be(text, message):
@@ -346,8 +351,8 @@ def test_no_repeat_allowed_leaves_in_a_single_deal_too():
         "fantasyland_repeats = 0",
         'horse = "Ah"',
         "ace_bonus = 0.5",
-        'natural_row_order = "back-front-middle"',
-        "natural_beats_surrender = false",
+        'natural_row_order = "back-front-middle"\n[naturals]\nthree-flushes = 3',
+        "natural_beats_surrender = false\n[naturals]\ndragon = 13",
         "fantasyland_middle_stays = false",
         'cap = 10\nbutton_rotation = "next"',
         "[royalties]\nhigher_takes = true",
