@@ -543,9 +543,11 @@ class Append:
         expect: str | None = None,
         dealer: str | None = None,
         date: str | None = None,
+        buy_in: Amount | None = None,
     ) -> None:
         self.target, self.entries, self.rules = target, list(entries), rules
         self.date = date  # the night's date, for a file with no deal yet (written as @date)
+        self.buy_in = buy_in  # table stakes' buy-in, for a file with no deal yet (written as @buy-in)
         self.dealer = dealer  # the player who dealt (written as '; dealer')
         self.hands = None if hands is None else list(hands)
         self.players = list(players)
@@ -575,8 +577,9 @@ class Append:
         if self.stored is not None and existing.strip():
             raise DealError(f"{target} already exists: --rules only starts a new session file (its @rules header)")
         # The night as it stands: the seats, stakes and players the new deal is checked against.
-        night = Night(self.rules)
-        night.settle_text(existing, target, target, keep=lambda result: None, fix=FIX)
+        night = Night(self.rules, buy_in=self.buy_in)
+        # An error in the file asks for the file to be fixed; a new file has nothing to fix.
+        night.settle_text(existing, target, target, keep=lambda result: None, fix=FIX if existing.strip() else "")
         header, ledger, count = night.header, night.ledger, night.deals
         assert header is not None  # the file was read
         if ledger.over is not None:
@@ -693,6 +696,19 @@ class Append:
                 )
             else:
                 write("date", self.date, "--date", header.date, header.where.get("date"))
+        if self.buy_in is not None:
+            given = header.buy_in
+            if given is not None and buy_in_amount(given) == self.buy_in:
+                self.warnings_before.append(
+                    f"--buy-in {text_of(self.buy_in)}: the night's buy-in is that already; nothing written"
+                )
+            elif count:
+                raise DealError(
+                    f"--buy-in: {self.target} has deals already, and its buy-in is the night's (@buy-in at the top): "
+                    "start a new file for another night"
+                )
+            else:
+                write("buy-in", text_of(self.buy_in), "--buy-in", given, header.where.get("buy-in"))
         return head, between, chosen
 
     def _check_reads_back(self, text: str, deal: Deal, number: int) -> None:
@@ -728,7 +744,7 @@ class Append:
                 wanted.get("rules", before.rules),
                 wanted.get("stake", before.stake),
                 tuple(pairs),
-                before.buy_in,
+                wanted.get("buy-in", before.buy_in),
                 wanted.get("players", before.players),
                 wanted.get("date", before.date),
             )

@@ -399,3 +399,24 @@ def test_a_number_out_of_range_in_a_rule_file_is_one_line():
     text = 'preset = "2-4"\n[royalties]\nbroken_royalties = ' + "1" * 767 + "e" + "1" * 1372 + "\n"
     with pytest.raises(RulesError, match=r"^h\.toml: not a rule file: a number in it is out of range$"):
         rules_from_toml(text, "h.toml")
+
+
+def test_add_starts_a_table_stakes_night_with_its_buy_in(tmp_path):
+    night = tmp_path / "night.txt"
+    three = [f"{name}={hand}" for name, hand in THREE.items()]
+    result = run("add", str(night), "--rules", "pineapple-ru", "--buy-in", "50", *three)
+    assert result.exit_code == 0, result.output
+    assert night.read_text().startswith("@rules pineapple-ru\n@buy-in 50\n\nAmy: ")
+    again = run("add", str(night), "--buy-in", "60", *three)
+    assert again.exit_code == 2 and again.stdout == ""
+    assert "--buy-in: " in again.stderr and "has deals already, and its buy-in is the night's" in again.stderr
+    same = run("add", str(night), "--buy-in", "50", "--again", *three)
+    assert same.exit_code == 0 and "--buy-in 50: the night's buy-in is that already; nothing written" in same.stderr
+    assert "Amy deals" in same.stdout  # the button has passed (button_rotation = "next")
+    new = run("add", str(tmp_path / "other.txt"), "--rules", "pineapple-ru", *three)
+    assert new.exit_code == 2 and not (tmp_path / "other.txt").exists()
+    assert new.stderr == (
+        "Error: the pineapple-ru rules play table stakes: give the buy-in (@buy-in N in the session, or --buy-in N)\n"
+    )
+    moot = run("add", str(tmp_path / "ofc.txt"), "--rules", "ofc", "--buy-in", "50", *three)
+    assert moot.exit_code == 2 and "--buy-in has no effect: the ofc rules do not play table stakes" in moot.stderr

@@ -7,6 +7,7 @@ import click
 from cpscore.commands._options import (
     EnvironmentError_,
     InputError,
+    buy_in_option,
     completer,
     help_option,
     load_rules,
@@ -55,13 +56,16 @@ ORDER = 40
     metavar="YYYY-MM-DD",
     help="The night's date, for a file with no deal yet (written as its @date header).",
 )
+@buy_in_option(
+    "Table stakes: the money each player brings, for a file with no deal yet (written as its @buy-in header)."
+)
 @click.option(
     "--again",
     is_flag=True,
     help="Add the deal even if an earlier deal of the session has the same hands (it really was dealt twice).",
 )
 def add(
-    target, hands, rules_text, surrender, waive, dealer, new_player, players, stake, pair_stakes, date, again
+    target, hands, rules_text, surrender, waive, dealer, new_player, players, stake, pair_stakes, date, buy_in, again
 ) -> None:
     """Check a deal and append it to a session file.
 
@@ -83,6 +87,7 @@ def add(
         cpscore add night.txt "Amy=Ks Kd 4c / ..." "Bob=..." "Cy=..."
         cpscore add night.txt --players "Amy Bob Cy" "Ks Kd 4c / ..." - "..."
         cpscore add night.txt Amy=+6 Bob=-2 Cy=-4 --dealer Amy
+        cpscore add night.txt --rules pineapple-ru --buy-in 50 "Amy=..." "Bob=..."
     """
     from cpscore.errors import CpscoreError, EnvironmentFailure
     from cpscore.night import Append
@@ -110,6 +115,7 @@ def add(
             again=again,
             dealer=dealer,
             date=date,
+            buy_in=buy_in,
         )
         rewrite(target, append)
     except CpscoreError as error:
