@@ -25,7 +25,7 @@ from operator import itemgetter
 from typing import Any
 
 from cpscore.amounts import Amount
-from cpscore.cards import RANK_OF, ROW_NAMES, SUIT_OF, Card, Hand, card_code
+from cpscore.cards import RANK_OF, ROW_NAMES, SUIT_OF, Card, Hand, Rank, card_code
 from cpscore.deal import Deal, Seat
 from cpscore.errors import DealError, shown
 from cpscore.hands import (
@@ -385,7 +385,7 @@ class _Model:
         self.second = rules.rows.wheel == "second"
         self.low_middle = rules.rows.low_middle
         qualifier = rules.rows.low_middle_qualifier  # the highest card of a qualifying low, as a number (0: any)
-        self.qualifier = 0 if qualifier is None else "23456789TJQKA".index(qualifier) + 2
+        self.qualifier = 0 if qualifier is None else Rank(qualifier).number
         self.royalty_memos: tuple[dict[int, Amount], dict[int, Amount], dict[int, Amount]] = ({}, {}, {})
         # Royalties are looked up and nothing else: no spade bonus, no limit per hand.
         self.plain_royalties = not royalties.spade_bonus and not royalties.max_per_hand
@@ -1046,6 +1046,7 @@ def kernel(
     pairs: list[PairOutcome] = []
     for (i, j), found in zip(settling, played):
         pair_stake = pair_stakes.get(frozenset((owners[i], owners[j])), stake) if pair_stakes else stake
+        horsed = horse == i or horse == j  # one of the pair holds the horse card
         if found is not None:  # both hands play their rows
             rows = found
             core_a, core_b = cores[i], cores[j]
@@ -1062,14 +1063,14 @@ def kernel(
                 royalties = sum(core_a.royalties) - sum(core_b.royalties) + (core_a.broken - core_b.broken)
             else:
                 royalties = royalty_units(rules, core_a, core_b, rows)
-            if horse == i or horse == j:  # docs/rules.md 8: the horse doubles its holder's pairs
+            if horsed:  # docs/rules.md 8: the horse doubles its holder's pairs
                 multiplier *= 2
                 doubled = (*doubled, "horse")
             amount = (row_units + bonus + royalties) * multiplier
             if foul_plays and (core_a.foul is None) != (core_b.foul is None):  # docs/rules.md 3
                 penalty = _foul_penalty(by_rows, i if core_b.foul else j, home_run, equal)
                 penalty = penalty if core_b.foul else -penalty
-                if horse == i or horse == j:
+                if horsed:
                     penalty *= 2
                 amount += penalty
                 kept = notes.get((i, j), _NO_NOTES)
@@ -1123,7 +1124,7 @@ def kernel(
                 amount = _surrender_units(seats[i], seats[j], cores[i], cores[j], rules)
                 decided = "surrender"
             plain: tuple[Any, ...] = _PLAIN
-            if amount and (horse == i or horse == j):  # docs/rules.md 8: the horse doubles these too
+            if amount and horsed:  # docs/rules.md 8: the horse doubles these too
                 amount, plain = amount * 2, _HORSE
             paid = amount * pair_stake
             natural, surrendered = (amount, 0) if decided == "natural" else (0, amount)
